@@ -1,0 +1,24 @@
+package flashclaim.campaign;
+
+import flashclaim.InvalidInputException;
+import java.util.regex.Pattern;
+
+/**
+ * Identifier of a campaign, chosen by the admin who creates it: 1 to 64 characters of {@code A-Z
+ * a-z 0-9 _ -}, so that it is safe as a document id, a URL path segment and a log field.
+ */
+public record CampaignId(String value) {
+  private static final Pattern VALID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+
+  public CampaignId {
+    if (value == null || !VALID.matcher(value).matches()) {
+      throw new InvalidInputException(
+          "id", "campaign id must be 1 to 64 characters of A-Z, a-z, 0-9, '_' or '-'");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return value;
+  }
+}

@@ -1,0 +1,137 @@
+package flashclaim.campaign;
+
+import flashclaim.InvalidInputException;
+import flashclaim.claim.ClaimConfig;
+import jakarta.inject.Singleton;
+import java.security.SecureRandom;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.regex.Pattern;
+
+/** Admin use cases on campaigns and their pools, and the cached campaign lookup of the claim path. */
+@Singleton
+public class CampaignService {
+  private static final int CACHE_LIMIT = 10_000;
+  private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_-]{0,20}");
+  private static final char[] ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ".toCharArray();
+  static final int GENERATED_LENGTH = 12;
+
+  private final CampaignStore campaigns;
+  private final CouponStore coupons;
+  private final SeedingConfig seeding;
+  private final ClaimConfig claimConfig;
+  private final Clock clock;
+  private final SecureRandom random = new SecureRandom();
+  private final ConcurrentHashMap<CampaignId, Cached> cache = new ConcurrentHashMap<>();
+
+  public CampaignService(
+      CampaignStore campaigns,
+      CouponStore coupons,
+      SeedingConfig seeding,
+      ClaimConfig claimConfig,
+      Clock clock) {
+    this.campaigns = campaigns;
+    this.coupons = coupons;
+    this.seeding = seeding;
+    this.claimConfig = claimConfig;
+    this.clock = clock;
+  }
+
+  /**
+   * Creates a campaign.
+   *
+   * @return the campaign, or empty when the id is taken
+   */
+  public Optional<Campaign> create(
+      CampaignId id, String name, Integer perUserLimit, Instant startsAt, Instant endsAt) {
+    Campaign campaign =
+        new Campaign(
+            id,
+            name,
+            perUserLimit == null ? 1 : perUserLimit,
+            startsAt,
+            endsAt,
+            clock.instant());
+    return campaigns.create(campaign) ? Optional.of(campaign) : Optional.empty();
+  }
+
+  /**
+   * The campaign, read through a short per-instance cache: campaigns are immutable, so a cached
+   * copy is never wrong, and the claim path saves one store read per request. Absence is not
+   * cached, so a campaign is visible as soon as it is created.
+   */
+  public Optional<Campaign> find(CampaignId id) {
+    Instant now = clock.instant();
+    Cached cached = cache.get(id);
+    if (cached != null && now.isBefore(cached.expiresAt())) {
+      return Optional.of(cached.campaign());
+    }
+    Optional<Campaign> found = campaigns.find(id);
+    found.ifPresent(
+        campaign -> {
+          if (cache.size() >= CACHE_LIMIT) {
+            cache.clear();
+          }
+          cache.put(id, new Cached(campaign, now.plus(claimConfig.campaignCacheTtl())));
+        });
+    return found;
+  }
+
+  /** Stock of an existing campaign. */
+  public Optional<CampaignStock> stock(CampaignId id) {
+    return campaigns.find(id).map(c -> new CampaignStock(c, coupons.stock(id)));
+  }
+
+  /** Adds the given codes; empty when the campaign does not exist. */
+  public Optional<CouponStore.AddResult> addCodes(CampaignId id, List<CouponCode> codes) {
+    checkBatchSize(codes.size());
+    if (campaigns.find(id).isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(coupons.add(id, codes));
+  }
+
+  /** Adds {@code count} generated codes with an optional prefix; empty for an unknown campaign. */
+  public Optional<CouponStore.AddResult> generate(CampaignId id, int count, String prefix) {
+    String safePrefix = prefix == null ? "" : prefix;
+    if (!PREFIX.matcher(safePrefix).matches()) {
+      throw new InvalidInputException(
+          "generate.prefix", "prefix must be at most 20 characters of A-Z, a-z, 0-9, '_' or '-'");
+    }
+    if (count < 1) {
+      throw new InvalidInputException("generate.count", "count must be at least 1");
+    }
+    checkBatchSize(count);
+    if (campaigns.find(id).isEmpty()) {
+      return Optional.empty();
+    }
+    List<CouponCode> codes = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      codes.add(new CouponCode(safePrefix + randomSuffix()));
+    }
+    return Optional.of(coupons.add(id, codes));
+  }
+
+  private void checkBatchSize(int size) {
+    if (size > seeding.maxCodesPerRequest()) {
+      throw new TooManyCodesException(size, seeding.maxCodesPerRequest());
+    }
+  }
+
+  private String randomSuffix() {
+    char[] chars = new char[GENERATED_LENGTH];
+    for (int i = 0; i < chars.length; i++) {
+      chars[i] = ALPHABET[random.nextInt(ALPHABET.length)];
+    }
+    return new String(chars);
+  }
+
+  /** A campaign with its stock. */
+  public record CampaignStock(Campaign campaign, Stock stock) {}
+
+  private record Cached(Campaign campaign, Instant expiresAt) {}
+}

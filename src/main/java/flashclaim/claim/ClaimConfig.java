@@ -1,0 +1,23 @@
+package flashclaim.claim;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.core.bind.annotation.Bindable;
+import java.time.Duration;
+
+/**
+ * Tunables of the claim engine ({@code flashclaim.claim.*}).
+ *
+ * @param strategy which claim strategy the Firestore store uses: {@code optimistic} (default) or
+ *     {@code seed} (the original design, kept as the benchmark's baseline)
+ * @param deadline how long one claim may keep trying before it answers 503
+ * @param retryAfter what the 503 tells the client to wait
+ * @param candidates how many unassigned coupons one probe of the pool reads
+ * @param campaignCacheTtl how long an instance reuses a campaign it read (campaigns never change)
+ */
+@ConfigurationProperties("flashclaim.claim")
+public record ClaimConfig(
+    @Bindable(defaultValue = "optimistic") String strategy,
+    @Bindable(defaultValue = "2s") Duration deadline,
+    @Bindable(defaultValue = "1s") Duration retryAfter,
+    @Bindable(defaultValue = "5") int candidates,
+    @Bindable(defaultValue = "5s") Duration campaignCacheTtl) {}

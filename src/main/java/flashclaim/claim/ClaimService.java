@@ -1,0 +1,92 @@
+package flashclaim.claim;
+
+import flashclaim.campaign.Campaign;
+import flashclaim.campaign.CampaignId;
+import flashclaim.campaign.CampaignService;
+import jakarta.inject.Singleton;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The claim rules, written once for every store: the campaign must exist and be open; a user who
+ * already holds {@code perUserLimit} coupons gets the newest of them back (G2, G4); otherwise the
+ * store assigns a coupon into the user's next free slot, atomically, until the deadline (G1, G3, G5,
+ * G6).
+ */
+@Singleton
+public class ClaimService {
+  private final CampaignService campaigns;
+  private final ClaimStore store;
+  private final ClaimConfig config;
+  private final Clock clock;
+
+  public ClaimService(
+      CampaignService campaigns, ClaimStore store, ClaimConfig config, Clock clock) {
+    this.campaigns = campaigns;
+    this.store = store;
+    this.config = config;
+    this.clock = clock;
+  }
+
+  /** Claims a coupon of the campaign for the user. */
+  public ClaimOutcome claim(CampaignId campaignId, UserId user) {
+    Optional<Campaign> found = campaigns.find(campaignId);
+    if (found.isEmpty()) {
+      return new ClaimOutcome.UnknownCampaign();
+    }
+    Campaign campaign = found.get();
+    Instant now = clock.instant();
+    Campaign.Window window = campaign.windowAt(now);
+    if (window != Campaign.Window.OPEN) {
+      return new ClaimOutcome.NotOpen(window);
+    }
+    Instant deadline = now.plus(config.deadline());
+    List<Claim> held = store.holdings(campaign, user);
+    // A slot that another request of the same user fills first sends us back here; each pass
+    // either returns or sees one more held claim, so this ends after at most perUserLimit passes.
+    while (true) {
+      if (held.size() >= campaign.perUserLimit()) {
+        return new ClaimOutcome.AlreadyHeld(held.get(held.size() - 1));
+      }
+      if (!clock.instant().isBefore(deadline)) {
+        return busy();
+      }
+      ClaimStore.Attempt attempt = store.tryClaim(campaign, user, freeSlot(held), deadline);
+      if (attempt instanceof ClaimStore.Attempt.Won won) {
+        return new ClaimOutcome.Claimed(won.claim());
+      } else if (attempt instanceof ClaimStore.Attempt.NoneLeft) {
+        return new ClaimOutcome.SoldOut();
+      } else if (attempt instanceof ClaimStore.Attempt.Contended) {
+        return busy();
+      } else {
+        held = store.holdings(campaign, user); // SlotTaken
+      }
+    }
+  }
+
+  /** The user's claims in the campaign; empty when the campaign does not exist. */
+  public Optional<List<Claim>> holdings(CampaignId campaignId, UserId user) {
+    return campaigns.find(campaignId).map(campaign -> store.holdings(campaign, user));
+  }
+
+  private ClaimOutcome busy() {
+    return new ClaimOutcome.Busy(config.retryAfter());
+  }
+
+  private static int freeSlot(List<Claim> held) {
+    boolean[] used = new boolean[held.size() + 1];
+    for (Claim claim : held) {
+      if (claim.slot() < used.length) {
+        used[claim.slot()] = true;
+      }
+    }
+    for (int slot = 0; slot < used.length; slot++) {
+      if (!used[slot]) {
+        return slot;
+      }
+    }
+    throw new IllegalStateException("unreachable: held.size() + 1 slots cannot all be used");
+  }
+}

@@ -1,0 +1,41 @@
+package flashclaim.claim;
+
+import flashclaim.campaign.Campaign;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Port: the atomic steps of a claim that a store must provide. The rules around them (campaign
+ * window, per-user limit, idempotent repeats, deadline) live once in {@link ClaimService}.
+ *
+ * <p>Every method may throw {@link flashclaim.StoreException} when the store fails or does not
+ * answer in time. Nothing here retries past the deadline it is given.
+ */
+public interface ClaimStore {
+
+  /** The user's claims in the campaign, ordered by slot. A read; it may be slightly stale. */
+  List<Claim> holdings(Campaign campaign, UserId user);
+
+  /**
+   * Tries, until {@code deadline}, to assign one unassigned coupon to the user in claim slot {@code
+   * slot}. The coupon's assignment and the claim record are committed atomically or not at all (G1,
+   * G5), and a slot holds at most one claim record (G2), whatever other instances do at the same
+   * time.
+   */
+  Attempt tryClaim(Campaign campaign, UserId user, int slot, Instant deadline);
+
+  /** Result of {@link #tryClaim}. */
+  sealed interface Attempt {
+    /** The coupon is now the user's. */
+    record Won(Claim claim) implements Attempt {}
+
+    /** Another claim of the same user filled this slot first; nothing was assigned. */
+    record SlotTaken() implements Attempt {}
+
+    /** The store found no unassigned coupon. */
+    record NoneLeft() implements Attempt {}
+
+    /** Lost every race until the deadline; coupons may remain. */
+    record Contended() implements Attempt {}
+  }
+}

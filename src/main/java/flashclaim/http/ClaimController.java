@@ -1,0 +1,90 @@
+package flashclaim.http;
+
+import flashclaim.campaign.Campaign;
+import flashclaim.campaign.CampaignId;
+import flashclaim.claim.Claim;
+import flashclaim.claim.ClaimOutcome;
+import flashclaim.claim.ClaimService;
+import flashclaim.claim.UserId;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MediaType;
+import io.micronaut.http.annotation.Consumes;
+import io.micronaut.http.annotation.Controller;
+import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.PathVariable;
+import io.micronaut.http.annotation.Post;
+import io.micronaut.scheduling.annotation.ExecuteOn;
+import io.micronaut.security.annotation.Secured;
+import io.micronaut.security.authentication.Authentication;
+import io.micronaut.security.rules.SecurityRule;
+import io.micronaut.serde.annotation.Serdeable;
+import java.time.Instant;
+import java.util.List;
+
+/** The user's routes: claim a coupon, see the coupons held. The user is the token's subject. */
+@Controller("/v1/campaigns/{id}/claims")
+@Secured(SecurityRule.IS_AUTHENTICATED)
+@ExecuteOn(HttpExecutors.STORE)
+final class ClaimController {
+  private final ClaimService claims;
+
+  ClaimController(ClaimService claims) {
+    this.claims = claims;
+  }
+
+  @Post
+  @Consumes(MediaType.ALL)
+  HttpResponse<?> claim(@PathVariable String id, Authentication user, HttpRequest<?> request) {
+    ClaimOutcome outcome = claims.claim(new CampaignId(id), new UserId(user.getName()));
+    String path = request.getPath();
+    if (outcome instanceof ClaimOutcome.Claimed claimed) {
+      return HttpResponse.created(ClaimView.of(claimed.claim()));
+    } else if (outcome instanceof ClaimOutcome.AlreadyHeld held) {
+      return HttpResponse.ok(ClaimView.of(held.claim()));
+    } else if (outcome instanceof ClaimOutcome.SoldOut) {
+      return Problem.of(
+              HttpStatus.GONE, "sold-out", "Sold out", "no coupon of this campaign is left", path)
+          .response();
+    } else if (outcome instanceof ClaimOutcome.NotOpen notOpen) {
+      String detail =
+          notOpen.window() == Campaign.Window.NOT_STARTED
+              ? "the campaign has not started yet"
+              : "the campaign has ended";
+      return Problem.of(HttpStatus.FORBIDDEN, "campaign-not-open", "Campaign not open", detail, path)
+          .response();
+    } else if (outcome instanceof ClaimOutcome.UnknownCampaign) {
+      return CampaignNotFound.response(id, path);
+    } else if (outcome instanceof ClaimOutcome.Busy busy) {
+      return Problem.unavailable(
+          "busy",
+          "Busy",
+          "coupons remain but none could be taken in time; retry",
+          path,
+          busy.retryAfter());
+    }
+    throw new IllegalStateException("unhandled claim outcome " + outcome);
+  }
+
+  @Get("/me")
+  HttpResponse<?> mine(@PathVariable String id, Authentication user, HttpRequest<?> request) {
+    return claims
+        .holdings(new CampaignId(id), new UserId(user.getName()))
+        .<HttpResponse<?>>map(
+            held -> HttpResponse.ok(new Holdings(id, held.stream().map(ClaimView::of).toList())))
+        .orElseGet(() -> CampaignNotFound.response(id, request.getPath()));
+  }
+
+  /** A held coupon as the API shows it. */
+  @Serdeable
+  record ClaimView(String campaignId, String code, Instant claimedAt) {
+    static ClaimView of(Claim claim) {
+      return new ClaimView(claim.campaignId().value(), claim.code().value(), claim.claimedAt());
+    }
+  }
+
+  /** The caller's coupons in a campaign. */
+  @Serdeable
+  record Holdings(String campaignId, List<ClaimView> coupons) {}
+}

@@ -1,0 +1,17 @@
+package flashclaim.http;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.core.bind.annotation.Bindable;
+import java.time.Duration;
+
+/**
+ * Tunables of the HTTP layer ({@code flashclaim.http.*}).
+ *
+ * @param maxInFlight requests under {@code /v1} that one instance works on at once; more are shed
+ *     with 503 and Retry-After instead of queueing without bound
+ * @param retryAfter the Retry-After of a shed request or of a store that did not answer
+ */
+@ConfigurationProperties("flashclaim.http")
+public record HttpConfig(
+    @Bindable(defaultValue = "256") int maxInFlight,
+    @Bindable(defaultValue = "1s") Duration retryAfter) {}

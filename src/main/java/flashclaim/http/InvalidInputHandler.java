@@ -1,0 +1,21 @@
+package flashclaim.http;
+
+import flashclaim.InvalidInputException;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.server.exceptions.ExceptionHandler;
+import jakarta.inject.Singleton;
+import java.util.List;
+
+/** A value that breaks a domain rule: 400 with the offending field. */
+@Singleton
+final class InvalidInputHandler implements ExceptionHandler<InvalidInputException, HttpResponse<?>> {
+  @Override
+  public HttpResponse<?> handle(HttpRequest request, InvalidInputException e) {
+    return Problem.of(
+            HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request", e.getMessage(), request.getPath())
+        .withErrors(List.of(new Problem.FieldError(e.field(), e.getMessage())))
+        .response();
+  }
+}

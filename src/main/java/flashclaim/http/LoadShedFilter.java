@@ -1,0 +1,72 @@
+package flashclaim.http;
+
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.core.order.Ordered;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.annotation.RequestFilter;
+import io.micronaut.http.annotation.ResponseFilter;
+import io.micronaut.http.annotation.ServerFilter;
+import io.micronaut.http.filter.ServerFilterPhase;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Bounds the work of one instance (G6): at most {@code flashclaim.http.max-in-flight} API requests
+ * at once; the next one is answered 503 with Retry-After at once, before it costs a thread, a token
+ * check or a store call. The permit travels with the request and is returned exactly once, when
+ * the response (success or error) leaves.
+ */
+@ServerFilter("/v1/**")
+final class LoadShedFilter implements Ordered {
+  private static final String PERMIT = LoadShedFilter.class.getName() + ".permit";
+
+  private final Semaphore permits;
+  private final HttpConfig config;
+  private final LongAdder shed = new LongAdder();
+
+  LoadShedFilter(HttpConfig config) {
+    this.config = config;
+    this.permits = new Semaphore(config.maxInFlight());
+  }
+
+  @Override
+  public int getOrder() {
+    return ServerFilterPhase.FIRST.order();
+  }
+
+  /** Requests refused so far. */
+  long shedCount() {
+    return shed.sum();
+  }
+
+  /** Requests being worked on now. */
+  int inFlight() {
+    return config.maxInFlight() - permits.availablePermits();
+  }
+
+  @RequestFilter
+  @Nullable
+  HttpResponse<?> admit(HttpRequest<?> request) {
+    if (permits.tryAcquire()) {
+      request.setAttribute(PERMIT, new AtomicBoolean(true));
+      return null;
+    }
+    shed.increment();
+    return Problem.unavailable(
+        "overloaded",
+        "Overloaded",
+        "this instance is at its limit of concurrent requests; retry later",
+        request.getPath(),
+        config.retryAfter());
+  }
+
+  @ResponseFilter
+  void release(HttpRequest<?> request) {
+    request
+        .getAttribute(PERMIT, AtomicBoolean.class)
+        .filter(held -> held.compareAndSet(true, false))
+        .ifPresent(held -> permits.release());
+  }
+}

@@ -1,0 +1,125 @@
+package flashclaim.store.firestore;
+
+import static flashclaim.store.firestore.FirestoreCalls.await;
+
+import com.google.api.core.ApiFuture;
+import com.google.cloud.firestore.DocumentReference;
+import com.google.cloud.firestore.DocumentSnapshot;
+import com.google.cloud.firestore.Firestore;
+import flashclaim.StoreException;
+import flashclaim.campaign.Campaign;
+import flashclaim.campaign.CouponCode;
+import flashclaim.claim.Claim;
+import flashclaim.claim.UserId;
+import io.grpc.Status;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * What every Firestore claim strategy shares: reading a user's claim records, and the two writes
+ * of a claim (the coupon's assignment and the claim record) that must commit together.
+ */
+final class ClaimDocuments {
+  private final Firestore db;
+  private final Duration timeout;
+
+  ClaimDocuments(Firestore db, Duration timeout) {
+    this.db = db;
+    this.timeout = timeout;
+  }
+
+  Firestore db() {
+    return db;
+  }
+
+  Duration timeout() {
+    return timeout;
+  }
+
+  /** The user's claims, read by id (one document per slot), ordered by slot. */
+  List<Claim> holdings(Campaign campaign, UserId user) {
+    String userKey = user.key();
+    DocumentReference[] refs = new DocumentReference[campaign.perUserLimit()];
+    for (int slot = 0; slot < refs.length; slot++) {
+      refs[slot] = claimRef(campaign, userKey, slot);
+    }
+    List<DocumentSnapshot> docs = await(db.getAll(refs), timeout, "read the user's claims");
+    List<Claim> claims = new ArrayList<>();
+    for (DocumentSnapshot doc : docs) {
+      if (doc.exists()) {
+        Long slot = doc.getLong(FirestoreLayout.SLOT);
+        claims.add(
+            new Claim(
+                campaign.id(),
+                new CouponCode(doc.getString(FirestoreLayout.CODE)),
+                slot == null ? 0 : slot.intValue(),
+                FirestoreCalls.instant(doc.getTimestamp(FirestoreLayout.CLAIMED_AT))));
+      }
+    }
+    return claims;
+  }
+
+  DocumentReference claimRef(Campaign campaign, String userKey, int slot) {
+    return FirestoreLayout.claims(db, campaign.id())
+        .document(FirestoreLayout.claimId(userKey, slot));
+  }
+
+  /** The fields that mark a coupon as the user's. */
+  static Map<String, Object> assignment(String userKey, String claimId, Instant at) {
+    Map<String, Object> fields = new HashMap<>();
+    fields.put(FirestoreLayout.IS_ASSIGNED, true);
+    fields.put(FirestoreLayout.ASSIGNED_TO, userKey);
+    fields.put(FirestoreLayout.CLAIM_ID, claimId);
+    fields.put(FirestoreLayout.ASSIGNED_AT, FirestoreCalls.timestamp(at));
+    return fields;
+  }
+
+  /** The claim record that names the coupon. */
+  static Map<String, Object> claimRecord(
+      UserId user, int slot, String couponId, String code, Instant at) {
+    Map<String, Object> fields = new HashMap<>();
+    fields.put(FirestoreLayout.USER_KEY, user.key());
+    fields.put(FirestoreLayout.USER_ID, user.value());
+    fields.put(FirestoreLayout.SLOT, slot);
+    fields.put(FirestoreLayout.COUPON_ID, couponId);
+    fields.put(FirestoreLayout.CODE, code);
+    fields.put(FirestoreLayout.CLAIMED_AT, FirestoreCalls.timestamp(at));
+    return fields;
+  }
+
+  /**
+   * Waits for a commit whose failure may be an expected outcome.
+   *
+   * @return {@code OK} on success, or the code of an expected failure (a failed precondition, a
+   *     document that exists, an aborted transaction); anything else throws {@link StoreException}.
+   *     Expected failures cost no exception on the caller's side: under contention they are the
+   *     common case.
+   */
+  Status.Code commit(ApiFuture<?> commit, String what) {
+    return commit(commit, what, timeout);
+  }
+
+  /** {@link #commit(ApiFuture, String)} with its own timeout. */
+  Status.Code commit(ApiFuture<?> commit, String what, Duration timeout) {
+    try {
+      commit.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      return Status.Code.OK;
+    } catch (ExecutionException e) {
+      return FirestoreCalls.expectedCode(e.getCause())
+          .orElseThrow(() -> new StoreException("Firestore failed to " + what, e.getCause()));
+    } catch (TimeoutException e) {
+      commit.cancel(true);
+      throw new StoreException("Firestore did not " + what + " within " + timeout, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreException("interrupted while waiting to " + what, e);
+    }
+  }
+}

@@ -1,0 +1,73 @@
+package flashclaim.store.firestore;
+
+import com.google.api.core.ApiFuture;
+import com.google.api.gax.rpc.ApiException;
+import com.google.cloud.Timestamp;
+import flashclaim.StoreException;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** The one way this adapter waits for Firestore: always with a timeout, faults wrapped once. */
+final class FirestoreCalls {
+  private FirestoreCalls() {}
+
+  /** Waits for the call; any failure becomes a {@link StoreException}. */
+  static <T> T await(ApiFuture<T> call, Duration timeout, String what) {
+    try {
+      return call.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      throw new StoreException("Firestore failed to " + what + ": " + statusOf(e.getCause()), e.getCause());
+    } catch (TimeoutException e) {
+      call.cancel(true);
+      throw new StoreException("Firestore did not " + what + " within " + timeout, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreException("interrupted while waiting to " + what, e);
+    }
+  }
+
+  /**
+   * The gRPC status code of a failed call, for the outcomes that are expected (a precondition that
+   * failed, a document that exists); empty for anything else.
+   */
+  static Optional<Status.Code> expectedCode(Throwable failure) {
+    Status.Code code = codeOf(failure);
+    return switch (code) {
+      case FAILED_PRECONDITION, ALREADY_EXISTS, ABORTED, NOT_FOUND -> Optional.of(code);
+      default -> Optional.empty();
+    };
+  }
+
+  static Status.Code codeOf(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t instanceof ApiException api) {
+        return Status.Code.valueOf(api.getStatusCode().getCode().name());
+      }
+      if (t instanceof StatusRuntimeException grpc) {
+        return grpc.getStatus().getCode();
+      }
+      if (t instanceof com.google.cloud.firestore.FirestoreException fe && fe.getStatus() != null) {
+        return fe.getStatus().getCode();
+      }
+    }
+    return Status.Code.UNKNOWN;
+  }
+
+  private static String statusOf(Throwable failure) {
+    return codeOf(failure) + " " + failure.getMessage();
+  }
+
+  static Timestamp timestamp(Instant instant) {
+    return Timestamp.ofTimeSecondsAndNanos(instant.getEpochSecond(), instant.getNano());
+  }
+
+  static Instant instant(Timestamp timestamp) {
+    return timestamp == null ? null : Instant.ofEpochSecond(timestamp.getSeconds(), timestamp.getNanos());
+  }
+}

@@ -1,0 +1,205 @@
+package flashclaim.store.firestore;
+
+import static flashclaim.store.firestore.FirestoreCalls.await;
+
+import com.google.cloud.firestore.CollectionReference;
+import com.google.cloud.firestore.DocumentReference;
+import com.google.cloud.firestore.DocumentSnapshot;
+import com.google.cloud.firestore.FieldPath;
+import com.google.cloud.firestore.Firestore;
+import com.google.cloud.firestore.Query;
+import com.google.cloud.firestore.QueryDocumentSnapshot;
+import com.google.cloud.firestore.WriteBatch;
+import flashclaim.StoreException;
+import flashclaim.audit.AuditStore;
+import flashclaim.campaign.CampaignId;
+import flashclaim.campaign.CouponCode;
+import flashclaim.campaign.CouponStore;
+import flashclaim.campaign.SeedingConfig;
+import flashclaim.campaign.Stock;
+import io.grpc.Status;
+import io.micronaut.context.annotation.Requires;
+import jakarta.annotation.PreDestroy;
+import jakarta.inject.Singleton;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+
+/**
+ * Seeding, stock and the audit's full read, on Firestore. Seeding writes batches of up to 500
+ * creates in parallel: the emulator wrote 10,000 documents that way in about 0.2 s, where
+ * BulkWriter's default throttle managed about 500 per second.
+ */
+@Singleton
+@Requires(bean = Firestore.class)
+final class FirestoreCouponStore implements CouponStore, AuditStore {
+  private static final int AUDIT_PAGE = 5_000;
+  private static final int MAX_CHUNK_ATTEMPTS = 5;
+
+  private final Firestore db;
+  private final FirestoreConfig config;
+  private final SeedingConfig seeding;
+  private final ExecutorService writers;
+
+  FirestoreCouponStore(Firestore db, FirestoreConfig config, SeedingConfig seeding) {
+    this.db = db;
+    this.config = config;
+    this.seeding = seeding;
+    AtomicInteger n = new AtomicInteger();
+    this.writers =
+        Executors.newFixedThreadPool(
+            seeding.parallelism(),
+            r -> {
+              Thread t = new Thread(r, "seeding-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+  }
+
+  @PreDestroy
+  void close() {
+    writers.shutdownNow();
+  }
+
+  @Override
+  public AddResult add(CampaignId campaign, List<CouponCode> codes) {
+    Map<String, CouponCode> unique = new LinkedHashMap<>();
+    for (CouponCode code : codes) {
+      unique.putIfAbsent(FirestoreLayout.couponId(code), code);
+    }
+    long duplicatesInRequest = codes.size() - unique.size();
+    List<Map.Entry<String, CouponCode>> entries = new ArrayList<>(unique.entrySet());
+    int batch = Math.min(Math.max(1, seeding.batchSize()), 500);
+    List<CompletableFuture<AddResult>> chunks = new ArrayList<>();
+    for (int from = 0; from < entries.size(); from += batch) {
+      List<Map.Entry<String, CouponCode>> chunk =
+          entries.subList(from, Math.min(entries.size(), from + batch));
+      chunks.add(CompletableFuture.supplyAsync(() -> addChunk(campaign, chunk), writers));
+    }
+    long added = 0;
+    long skipped = duplicatesInRequest;
+    try {
+      for (CompletableFuture<AddResult> chunk : chunks) {
+        AddResult result = chunk.join();
+        added += result.added();
+        skipped += result.skipped();
+      }
+    } catch (CompletionException e) {
+      chunks.forEach(c -> c.cancel(true));
+      if (e.getCause() instanceof StoreException store) {
+        throw store;
+      }
+      throw e;
+    }
+    return new AddResult(added, skipped);
+  }
+
+  /**
+   * Creates the chunk's coupons that do not exist yet. A create of a document that exists fails the
+   * whole batch (another request added the same code meanwhile): then the chunk is read again and
+   * only what is still missing is written.
+   */
+  private AddResult addChunk(CampaignId campaign, List<Map.Entry<String, CouponCode>> chunk) {
+    CollectionReference coupons = FirestoreLayout.coupons(db, campaign);
+    DocumentReference[] refs =
+        chunk.stream().map(e -> coupons.document(e.getKey())).toArray(DocumentReference[]::new);
+    for (int attempt = 1; ; attempt++) {
+      List<DocumentSnapshot> existing =
+          await(db.getAll(refs), config.callTimeout(), "read coupons before adding");
+      WriteBatch writes = db.batch();
+      int missing = 0;
+      for (int i = 0; i < refs.length; i++) {
+        if (!existing.get(i).exists()) {
+          writes.create(refs[i], newCoupon(chunk.get(i).getValue()));
+          missing++;
+        }
+      }
+      if (missing == 0) {
+        return new AddResult(0, chunk.size());
+      }
+      try {
+        await(writes.commit(), config.callTimeout(), "add coupons");
+        return new AddResult(missing, chunk.size() - missing);
+      } catch (StoreException e) {
+        if (attempt >= MAX_CHUNK_ATTEMPTS
+            || FirestoreCalls.codeOf(e.getCause()) != Status.Code.ALREADY_EXISTS) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  private static Map<String, Object> newCoupon(CouponCode code) {
+    Map<String, Object> fields = new HashMap<>();
+    fields.put(FirestoreLayout.CODE, code.value());
+    fields.put(FirestoreLayout.IS_ASSIGNED, false);
+    fields.put(FirestoreLayout.RANDOM_FLOAT, ThreadLocalRandom.current().nextDouble());
+    return fields;
+  }
+
+  @Override
+  public Stock stock(CampaignId campaign) {
+    CollectionReference coupons = FirestoreLayout.coupons(db, campaign);
+    var total = coupons.count().get();
+    var assigned = coupons.whereEqualTo(FirestoreLayout.IS_ASSIGNED, true).count().get();
+    return new Stock(
+        await(total, config.callTimeout(), "count coupons").getCount(),
+        await(assigned, config.callTimeout(), "count assigned coupons").getCount());
+  }
+
+  @Override
+  public void forEachCoupon(CampaignId campaign, Consumer<CouponRow> consumer) {
+    forEachDocument(
+        FirestoreLayout.coupons(db, campaign),
+        doc ->
+            consumer.accept(
+                new CouponRow(
+                    doc.getId(),
+                    doc.getString(FirestoreLayout.CODE),
+                    Boolean.TRUE.equals(doc.getBoolean(FirestoreLayout.IS_ASSIGNED)),
+                    doc.getString(FirestoreLayout.ASSIGNED_TO),
+                    doc.getString(FirestoreLayout.CLAIM_ID))));
+  }
+
+  @Override
+  public void forEachClaim(CampaignId campaign, Consumer<ClaimRow> consumer) {
+    forEachDocument(
+        FirestoreLayout.claims(db, campaign),
+        doc -> {
+          Long slot = doc.getLong(FirestoreLayout.SLOT);
+          consumer.accept(
+              new ClaimRow(
+                  doc.getId(),
+                  doc.getString(FirestoreLayout.USER_KEY),
+                  slot == null ? -1 : slot.intValue(),
+                  doc.getString(FirestoreLayout.COUPON_ID),
+                  doc.getString(FirestoreLayout.CODE)));
+        });
+  }
+
+  private void forEachDocument(CollectionReference collection, Consumer<QueryDocumentSnapshot> each) {
+    Query page = collection.orderBy(FieldPath.documentId()).limit(AUDIT_PAGE);
+    while (true) {
+      List<QueryDocumentSnapshot> docs =
+          await(page.get(), config.callTimeout(), "read a page for the audit").getDocuments();
+      docs.forEach(each);
+      if (docs.size() < AUDIT_PAGE) {
+        return;
+      }
+      page =
+          collection
+              .orderBy(FieldPath.documentId())
+              .startAfter(docs.get(docs.size() - 1))
+              .limit(AUDIT_PAGE);
+    }
+  }
+}

@@ -1,0 +1,78 @@
+package flashclaim.store.firestore;
+
+import com.google.api.gax.core.FixedCredentialsProvider;
+import com.google.api.gax.grpc.InstantiatingGrpcChannelProvider;
+import com.google.cloud.firestore.Firestore;
+import com.google.cloud.firestore.FirestoreOptions;
+import io.grpc.ClientInterceptor;
+import io.grpc.ManagedChannelBuilder;
+import io.micronaut.context.annotation.Bean;
+import io.micronaut.context.annotation.Context;
+import io.micronaut.context.annotation.Factory;
+import io.micronaut.context.annotation.Requires;
+import jakarta.inject.Singleton;
+import java.util.List;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds the Firestore client: against an emulator that is already running ({@code
+ * FIRESTORE_EMULATOR_HOST}), against one the service starts itself (the local default), or against
+ * real Firestore with Application Default Credentials.
+ */
+@Factory
+@Requires(property = "flashclaim.store", value = "firestore", defaultValue = "firestore")
+final class FirestoreFactory {
+  private static final Logger LOG = LoggerFactory.getLogger(FirestoreFactory.class);
+
+  /** The embedded emulator, when the configuration asks for one. Stopped at shutdown. */
+  @Singleton
+  @Bean(preDestroy = "close")
+  @Requires(condition = EmbeddedEmulatorCondition.class)
+  FirestoreEmulator embeddedEmulator(FirestoreConfig config) {
+    return FirestoreEmulator.start(
+        FirestoreEmulator.locateJar(Optional.ofNullable(config.emulatorJar())),
+        config.emulatorPort(),
+        config.emulatorHeap(),
+        config.emulatorStartTimeout());
+  }
+
+  /**
+   * The client. Interceptors (beans of {@link ClientInterceptor}) see every RPC; tests use one to
+   * record the queries the service issues. With {@code FIRESTORE_EMULATOR_HOST} in the environment
+   * the client library builds its own channel and interceptors are not installed.
+   */
+  @Context
+  @Bean(preDestroy = "close")
+  Firestore firestore(
+      FirestoreConfig config,
+      Optional<FirestoreEmulator> embedded,
+      List<ClientInterceptor> interceptors) {
+    FirestoreOptions.Builder options = FirestoreOptions.newBuilder().setProjectId(config.projectId());
+    Optional<String> emulatorHost =
+        embedded
+            .map(FirestoreEmulator::host)
+            .or(() -> Optional.ofNullable(config.emulatorHost()).filter(h -> !h.isBlank()));
+    InstantiatingGrpcChannelProvider.Builder channel =
+        emulatorHost
+            .map(
+                host ->
+                    InstantiatingGrpcChannelProvider.newBuilder()
+                        .setEndpoint(host)
+                        .setChannelConfigurator(ManagedChannelBuilder::usePlaintext))
+            .orElseGet(FirestoreOptions::getDefaultTransportChannelProviderBuilder);
+    if (!interceptors.isEmpty()) {
+      channel.setInterceptorProvider(() -> interceptors);
+    }
+    options.setChannelProvider(channel.build());
+    if (emulatorHost.isPresent()) {
+      options.setCredentialsProvider(
+          FixedCredentialsProvider.create(new FirestoreOptions.EmulatorCredentials()));
+      LOG.info("Firestore: emulator at {}, project {}", emulatorHost.get(), config.projectId());
+    } else {
+      LOG.info("Firestore: project {} with Application Default Credentials", config.projectId());
+    }
+    return options.build().getService();
+  }
+}

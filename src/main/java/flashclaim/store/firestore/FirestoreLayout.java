@@ -1,0 +1,79 @@
+package flashclaim.store.firestore;
+
+import com.google.cloud.firestore.CollectionReference;
+import com.google.cloud.firestore.DocumentReference;
+import com.google.cloud.firestore.Firestore;
+import flashclaim.campaign.CampaignId;
+import flashclaim.campaign.CouponCode;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * Collection, document and field names of the Firestore layout (DESIGN.md), in one place:
+ *
+ * <pre>
+ * campaigns/{campaignId}
+ * campaigns/{campaignId}/coupons/{couponId}   couponId = first 128 bits of SHA-256(code), hex
+ * campaigns/{campaignId}/claims/{claimId}     claimId = userKey for slot 0, userKey-slot after
+ * </pre>
+ *
+ * Coupon ids are hashes, so they are spread evenly over the key space (no sequential hot spot) and
+ * adding the same code twice finds the same document, which makes seeding idempotent.
+ */
+final class FirestoreLayout {
+  static final String CAMPAIGNS = "campaigns";
+  static final String COUPONS = "coupons";
+  static final String CLAIMS = "claims";
+
+  // campaign fields
+  static final String NAME = "name";
+  static final String PER_USER_LIMIT = "perUserLimit";
+  static final String STARTS_AT = "startsAt";
+  static final String ENDS_AT = "endsAt";
+  static final String CREATED_AT = "createdAt";
+
+  // coupon fields
+  static final String CODE = "code";
+  static final String IS_ASSIGNED = "isAssigned";
+  static final String ASSIGNED_TO = "assignedTo";
+  static final String ASSIGNED_AT = "assignedAt";
+  static final String RANDOM_FLOAT = "randomFloat";
+  static final String CLAIM_ID = "claimId";
+
+  // claim fields
+  static final String USER_KEY = "userKey";
+  static final String USER_ID = "userId";
+  static final String SLOT = "slot";
+  static final String COUPON_ID = "couponId";
+  static final String CLAIMED_AT = "claimedAt";
+
+  private FirestoreLayout() {}
+
+  static DocumentReference campaign(Firestore db, CampaignId id) {
+    return db.collection(CAMPAIGNS).document(id.value());
+  }
+
+  static CollectionReference coupons(Firestore db, CampaignId id) {
+    return campaign(db, id).collection(COUPONS);
+  }
+
+  static CollectionReference claims(Firestore db, CampaignId id) {
+    return campaign(db, id).collection(CLAIMS);
+  }
+
+  static String couponId(CouponCode code) {
+    try {
+      byte[] hash =
+          MessageDigest.getInstance("SHA-256").digest(code.value().getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(hash, 0, 16);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
+  }
+
+  static String claimId(String userKey, int slot) {
+    return slot == 0 ? userKey : userKey + "-" + slot;
+  }
+}

@@ -1,0 +1,131 @@
+package flashclaim.store.firestore;
+
+import com.google.cloud.firestore.CollectionReference;
+import com.google.cloud.firestore.DocumentReference;
+import com.google.cloud.firestore.DocumentSnapshot;
+import com.google.cloud.firestore.Query;
+import com.google.cloud.firestore.QueryDocumentSnapshot;
+import com.google.cloud.firestore.Transaction;
+import flashclaim.campaign.Campaign;
+import flashclaim.campaign.CouponCode;
+import flashclaim.claim.Claim;
+import flashclaim.claim.ClaimStore;
+import flashclaim.claim.UserId;
+import io.grpc.Status;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The original range-scan design ({@code seed}), kept as the benchmark's baseline. It splits [0, 1)
+ * into 10 ranges and visits them in random order; in each it runs one Firestore transaction (the
+ * client's default of 5 attempts) that queries up to 5 unassigned coupons of the range ordered by
+ * {@code randomFloat}, re-reads the first candidate and falls back to the others, then assigns the
+ * coupon and writes the claim record. Contention moves it to the next range; when every range is
+ * exhausted it answers "none found", even if the ranges failed only because of contention: that is
+ * the design's false sold-out, which the benchmark counts. The "already holds one?" check runs
+ * before, outside the transaction, in {@link flashclaim.claim.ClaimService}.
+ *
+ * <p>The one addition: it stops between ranges once the deadline has passed, so that even the
+ * baseline cannot hold a request without bound (G6).
+ */
+final class SeedRangeScanClaimStrategy implements ClaimStore {
+  static final String NAME = "seed";
+  private static final int RANGES = 10;
+  private static final int CANDIDATES = 5;
+  /** Client default attempts with up to 2 s of lock wait each on the emulator, plus margin. */
+  private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(30);
+
+  private final ClaimDocuments docs;
+  private final Clock clock;
+  private final ContentionCounters counters;
+
+  SeedRangeScanClaimStrategy(ClaimDocuments docs, Clock clock, ContentionCounters counters) {
+    this.docs = docs;
+    this.clock = clock;
+    this.counters = counters;
+  }
+
+  @Override
+  public List<Claim> holdings(Campaign campaign, UserId user) {
+    return docs.holdings(campaign, user);
+  }
+
+  @Override
+  public Attempt tryClaim(Campaign campaign, UserId user, int slot, Instant deadline) {
+    String userKey = user.key();
+    DocumentReference claimRef = docs.claimRef(campaign, userKey, slot);
+    CollectionReference coupons = FirestoreLayout.coupons(docs.db(), campaign.id());
+    List<Integer> ranges = new ArrayList<>();
+    for (int i = 0; i < RANGES; i++) {
+      ranges.add(i);
+    }
+    Collections.shuffle(ranges, ThreadLocalRandom.current());
+    for (int range : ranges) {
+      if (!clock.instant().isBefore(deadline)) {
+        return new Attempt.Contended();
+      }
+      Query candidates =
+          coupons
+              .whereEqualTo(FirestoreLayout.IS_ASSIGNED, false)
+              .whereGreaterThanOrEqualTo(FirestoreLayout.RANDOM_FLOAT, range / (double) RANGES)
+              .whereLessThan(FirestoreLayout.RANDOM_FLOAT, (range + 1) / (double) RANGES)
+              .orderBy(FirestoreLayout.RANDOM_FLOAT)
+              .limit(CANDIDATES);
+      AtomicReference<Claim> won = new AtomicReference<>();
+      counters.query();
+      Status.Code result =
+          docs.commit(
+              docs.db()
+                  .runTransaction(
+                      tx -> {
+                        won.set(assignInRange(tx, candidates, campaign, user, slot, claimRef));
+                        return null;
+                      }),
+              "run a range-scan transaction",
+              TRANSACTION_TIMEOUT);
+      if (result == Status.Code.ALREADY_EXISTS) {
+        return new Attempt.SlotTaken();
+      }
+      if (result != Status.Code.OK) {
+        counters.aborted(); // contention: on to the next range
+      } else if (won.get() != null) {
+        return new Attempt.Won(won.get());
+      }
+    }
+    return new Attempt.NoneLeft();
+  }
+
+  private Claim assignInRange(
+      Transaction tx,
+      Query candidates,
+      Campaign campaign,
+      UserId user,
+      int slot,
+      DocumentReference claimRef)
+      throws Exception {
+    long timeout = docs.timeout().toMillis();
+    List<QueryDocumentSnapshot> found =
+        tx.get(candidates).get(timeout, TimeUnit.MILLISECONDS).getDocuments();
+    for (QueryDocumentSnapshot candidate : found) {
+      DocumentSnapshot fresh =
+          tx.get(candidate.getReference()).get(timeout, TimeUnit.MILLISECONDS);
+      if (fresh.exists() && Boolean.FALSE.equals(fresh.getBoolean(FirestoreLayout.IS_ASSIGNED))) {
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS); // Firestore keeps micros
+        String code = fresh.getString(FirestoreLayout.CODE);
+        tx.update(
+            fresh.getReference(), ClaimDocuments.assignment(user.key(), claimRef.getId(), now));
+        tx.create(claimRef, ClaimDocuments.claimRecord(user, slot, fresh.getId(), code, now));
+        return new Claim(campaign.id(), new CouponCode(code), slot, now);
+      }
+    }
+    return null;
+  }
+}

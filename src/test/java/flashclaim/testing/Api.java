@@ -1,0 +1,121 @@
+package flashclaim.testing;
+
+import io.micronaut.core.type.Argument;
+import io.micronaut.serde.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+
+/**
+ * A plain HTTP client for tests (the JDK's): it never throws on an error status, so tests assert
+ * on every status and body the service sends.
+ */
+public final class Api {
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(10))
+          .executor(Executors.newFixedThreadPool(8, r -> {
+            Thread t = new Thread(r, "test-http");
+            t.setDaemon(true);
+            return t;
+          }))
+          .build();
+
+  private Api() {}
+
+  /** A response with its body as text and, when it is JSON, parsed. */
+  public record Response(int status, Map<String, List<String>> headers, String body) {
+    public Map<String, Object> json() {
+      try {
+        return ObjectMapper.getDefault().readValue(body, Argument.mapOf(String.class, Object.class));
+      } catch (IOException e) {
+        throw new UncheckedIOException("not JSON: " + body, e);
+      }
+    }
+
+    public String header(String name) {
+      return headers.entrySet().stream()
+          .filter(e -> e.getKey().equalsIgnoreCase(name))
+          .flatMap(e -> e.getValue().stream())
+          .findFirst()
+          .orElse(null);
+    }
+
+    public String contentType() {
+      return header("content-type");
+    }
+
+    @Override
+    public String toString() {
+      return status + " " + body;
+    }
+  }
+
+  public static Response get(URI base, String path, String token) {
+    return send(request(base, path, token).GET().build());
+  }
+
+  public static Response post(URI base, String path, String token, String json) {
+    HttpRequest.Builder request =
+        request(base, path, token)
+            .POST(json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+    if (json != null) {
+      request.header("Content-Type", "application/json");
+    }
+    return send(request.build());
+  }
+
+  /** Sends any request, for tests that need odd methods, headers or bodies. */
+  public static Response send(HttpRequest request) {
+    try {
+      HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+      return new Response(response.statusCode(), response.headers().map(), response.body());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public static HttpRequest.Builder request(URI base, String path, String token) {
+    HttpRequest.Builder builder =
+        HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60));
+    if (token != null) {
+      builder.header("Authorization", "Bearer " + token);
+    }
+    return builder;
+  }
+
+  /** Creates a campaign and seeds it with generated codes, as an admin. */
+  public static void createCampaign(URI base, String id, int perUserLimit, int coupons) {
+    Response created =
+        post(
+            base,
+            "/v1/admin/campaigns",
+            Tokens.admin(),
+            "{\"id\":\"" + id + "\",\"name\":\"" + id + "\",\"perUserLimit\":" + perUserLimit + "}");
+    if (created.status() != 201) {
+      throw new IllegalStateException("create campaign: " + created);
+    }
+    if (coupons > 0) {
+      Response added =
+          post(
+              base,
+              "/v1/admin/campaigns/" + id + "/coupons",
+              Tokens.admin(),
+              "{\"generate\":{\"count\":" + coupons + "}}");
+      if (added.status() != 200) {
+        throw new IllegalStateException("add coupons: " + added);
+      }
+    }
+  }
+}

@@ -1,0 +1,49 @@
+package flashclaim.testing;
+
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.runtime.server.EmbeddedServer;
+import java.net.URI;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * One instance of the service in its own application context (its own HTTP server, Firestore
+ * client, caches and thread pools) on a free port, sharing the test emulator with the others.
+ */
+public final class ServiceInstance implements AutoCloseable {
+  private final EmbeddedServer server;
+
+  private ServiceInstance(EmbeddedServer server) {
+    this.server = server;
+  }
+
+  /** Starts an instance with the given properties on top of the test defaults. */
+  public static ServiceInstance start(Map<String, Object> properties) {
+    Map<String, Object> all = new HashMap<>();
+    all.put("micronaut.server.port", -1);
+    all.put("flashclaim.firestore.project-id", TestEmulator.PROJECT);
+    all.put("flashclaim.firestore.emulator-host", TestEmulator.host());
+    all.put("flashclaim.firestore.embedded", "false");
+    all.put("flashclaim.auth.hs256-secret", Tokens.SECRET);
+    all.putAll(properties);
+    EmbeddedServer server = ApplicationContext.run(EmbeddedServer.class, all, "test");
+    return new ServiceInstance(server);
+  }
+
+  public static ServiceInstance start() {
+    return start(Map.of());
+  }
+
+  public URI url() {
+    return server.getURI();
+  }
+
+  public ApplicationContext context() {
+    return server.getApplicationContext();
+  }
+
+  @Override
+  public void close() {
+    server.getApplicationContext().close();
+  }
+}
