@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /**
  * What every Firestore claim strategy shares: reading a user's claim records, and the two writes
@@ -50,7 +51,7 @@ final class ClaimDocuments {
     for (int slot = 0; slot < refs.length; slot++) {
       refs[slot] = claimRef(campaign, userKey, slot);
     }
-    List<DocumentSnapshot> docs = await(db.getAll(refs), timeout, "read the user's claims");
+    List<DocumentSnapshot> docs = await(() -> db.getAll(refs), timeout, "read the user's claims");
     List<Claim> claims = new ArrayList<>();
     for (DocumentSnapshot doc : docs) {
       if (doc.exists()) {
@@ -102,12 +103,13 @@ final class ClaimDocuments {
    *     Expected failures cost no exception on the caller's side: under contention they are the
    *     common case.
    */
-  Status.Code commit(ApiFuture<?> commit, String what) {
-    return commit(commit, what, timeout);
+  Status.Code commit(Supplier<? extends ApiFuture<?>> start, String what) {
+    return commit(start, what, timeout);
   }
 
-  /** {@link #commit(ApiFuture, String)} with its own timeout. */
-  Status.Code commit(ApiFuture<?> commit, String what, Duration timeout) {
+  /** {@link #commit(Supplier, String)} with its own timeout. */
+  Status.Code commit(Supplier<? extends ApiFuture<?>> start, String what, Duration timeout) {
+    ApiFuture<?> commit = FirestoreCalls.start(start, what);
     try {
       commit.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
       return Status.Code.OK;

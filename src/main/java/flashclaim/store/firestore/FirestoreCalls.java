@@ -12,13 +12,18 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 
 /** The one way this adapter waits for Firestore: always with a timeout, faults wrapped once. */
 final class FirestoreCalls {
   private FirestoreCalls() {}
 
-  /** Waits for the call; any failure becomes a {@link StoreException}. */
-  static <T> T await(ApiFuture<T> call, Duration timeout, String what) {
+  /**
+   * Starts the call and waits for it; any failure, including one the client throws before the call
+   * starts (a closed client during shutdown), becomes a {@link StoreException}.
+   */
+  static <T> T await(Supplier<ApiFuture<T>> start, Duration timeout, String what) {
+    ApiFuture<T> call = start(start, what);
     try {
       return call.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     } catch (ExecutionException e) {
@@ -29,6 +34,15 @@ final class FirestoreCalls {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new StoreException("interrupted while waiting to " + what, e);
+    }
+  }
+
+  /** Starts a call, wrapping what the client throws synchronously. */
+  static <F extends ApiFuture<?>> F start(Supplier<F> start, String what) {
+    try {
+      return start.get();
+    } catch (RuntimeException e) {
+      throw new StoreException("Firestore could not start to " + what + ": " + e.getMessage(), e);
     }
   }
 

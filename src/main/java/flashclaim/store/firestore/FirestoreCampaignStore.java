@@ -36,7 +36,7 @@ final class FirestoreCampaignStore implements CampaignStore {
     fields.put(FirestoreLayout.CREATED_AT, FirestoreCalls.timestamp(campaign.createdAt()));
     try {
       await(
-          FirestoreLayout.campaign(db, campaign.id()).create(fields),
+          () -> FirestoreLayout.campaign(db, campaign.id()).create(fields),
           config.callTimeout(),
           "create a campaign");
       return true;
@@ -51,7 +51,7 @@ final class FirestoreCampaignStore implements CampaignStore {
   @Override
   public Optional<Campaign> find(CampaignId id) {
     DocumentSnapshot doc =
-        await(FirestoreLayout.campaign(db, id).get(), config.callTimeout(), "read a campaign");
+        await(() -> FirestoreLayout.campaign(db, id).get(), config.callTimeout(), "read a campaign");
     if (!doc.exists()) {
       return Optional.empty();
     }

@@ -114,7 +114,7 @@ final class FirestoreCouponStore implements CouponStore, AuditStore {
         chunk.stream().map(e -> coupons.document(e.getKey())).toArray(DocumentReference[]::new);
     for (int attempt = 1; ; attempt++) {
       List<DocumentSnapshot> existing =
-          await(db.getAll(refs), config.callTimeout(), "read coupons before adding");
+          await(() -> db.getAll(refs), config.callTimeout(), "read coupons before adding");
       WriteBatch writes = db.batch();
       int missing = 0;
       for (int i = 0; i < refs.length; i++) {
@@ -127,7 +127,7 @@ final class FirestoreCouponStore implements CouponStore, AuditStore {
         return new AddResult(0, chunk.size());
       }
       try {
-        await(writes.commit(), config.callTimeout(), "add coupons");
+        await(writes::commit, config.callTimeout(), "add coupons");
         return new AddResult(missing, chunk.size() - missing);
       } catch (StoreException e) {
         if (attempt >= MAX_CHUNK_ATTEMPTS
@@ -149,11 +149,11 @@ final class FirestoreCouponStore implements CouponStore, AuditStore {
   @Override
   public Stock stock(CampaignId campaign) {
     CollectionReference coupons = FirestoreLayout.coupons(db, campaign);
-    var total = coupons.count().get();
-    var assigned = coupons.whereEqualTo(FirestoreLayout.IS_ASSIGNED, true).count().get();
     return new Stock(
-        await(total, config.callTimeout(), "count coupons").getCount(),
-        await(assigned, config.callTimeout(), "count assigned coupons").getCount());
+        await(() -> coupons.count().get(), config.callTimeout(), "count coupons").getCount(),
+        await(
+            () -> coupons.whereEqualTo(FirestoreLayout.IS_ASSIGNED, true).count().get(),
+            config.callTimeout(), "count assigned coupons").getCount());
   }
 
   @Override
@@ -190,7 +190,7 @@ final class FirestoreCouponStore implements CouponStore, AuditStore {
     Query page = collection.orderBy(FieldPath.documentId()).limit(AUDIT_PAGE);
     while (true) {
       List<QueryDocumentSnapshot> docs =
-          await(page.get(), config.callTimeout(), "read a page for the audit").getDocuments();
+          await(page::get, config.callTimeout(), "read a page for the audit").getDocuments();
       docs.forEach(each);
       if (docs.size() < AUDIT_PAGE) {
         return;

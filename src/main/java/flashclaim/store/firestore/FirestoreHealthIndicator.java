@@ -23,7 +23,7 @@ final class FirestoreHealthIndicator extends AbstractHealthIndicator<Map<String,
   protected Map<String, Object> getHealthInformation() {
     long started = System.nanoTime();
     FirestoreCalls.await(
-        db.collection(FirestoreLayout.CAMPAIGNS).document("health-probe").get(),
+        () -> db.collection(FirestoreLayout.CAMPAIGNS).document("health-probe").get(),
         config.callTimeout(),
         "answer a health probe");
     healthStatus = HealthStatus.UP;

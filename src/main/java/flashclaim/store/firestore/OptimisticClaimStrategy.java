@@ -88,7 +88,7 @@ final class OptimisticClaimStrategy implements ClaimStore {
             Precondition.updatedAt(candidate.getUpdateTime()));
         batch.create(
             claimRef, ClaimDocuments.claimRecord(user, slot, candidate.getId(), code, now));
-        Status.Code result = docs.commit(batch.commit(), "commit a claim");
+        Status.Code result = docs.commit(batch::commit, "commit a claim");
         switch (result) {
           case OK:
             return new Attempt.Won(new Claim(campaign.id(), new CouponCode(code), slot, now));
@@ -110,14 +110,14 @@ final class OptimisticClaimStrategy implements ClaimStore {
     counters.query();
     List<QueryDocumentSnapshot> found =
         await(
-                unassigned.startAt(from).limit(candidates).get(),
+                () -> unassigned.startAt(from).limit(candidates).get(),
                 docs.timeout(),
                 "find unassigned coupons")
             .getDocuments();
     if (found.isEmpty()) {
       counters.query();
       found =
-          await(unassigned.limit(candidates).get(), docs.timeout(), "find unassigned coupons")
+          await(() -> unassigned.limit(candidates).get(), docs.timeout(), "find unassigned coupons")
               .getDocuments();
     }
     List<QueryDocumentSnapshot> shuffled = new ArrayList<>(found);

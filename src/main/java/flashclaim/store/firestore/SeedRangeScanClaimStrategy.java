@@ -83,8 +83,9 @@ final class SeedRangeScanClaimStrategy implements ClaimStore {
       counters.query();
       Status.Code result =
           docs.commit(
-              docs.db()
-                  .runTransaction(
+              () ->
+                  docs.db()
+                      .runTransaction(
                       tx -> {
                         won.set(assignInRange(tx, candidates, campaign, user, slot, claimRef));
                         return null;
