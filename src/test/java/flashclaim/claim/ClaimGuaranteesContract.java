@@ -4,88 +4,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import flashclaim.testing.Api;
 import flashclaim.testing.Claimer;
+import flashclaim.testing.MultiInstanceTest;
 import flashclaim.testing.ServiceInstance;
+import flashclaim.testing.StoreBackend;
 import flashclaim.testing.Tokens;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.Callable;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
- * G1-G5, each a concurrent run through {@value #INSTANCES} service instances (separate application
- * contexts) that share one store, with exact counts checked in the store itself. Written once;
- * each store backend runs it through a subclass.
+ * G1-G5, each a concurrent run through {@value MultiInstanceTest#INSTANCES} service instances
+ * (separate application contexts) that share one store, with exact counts checked in the store
+ * itself. Written once; each store backend runs it through a subclass.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-public abstract class ClaimGuaranteesContract {
-  static final int INSTANCES = 3;
-  static final int CLIENT_THREADS = 48;
-
-  protected final List<ServiceInstance> instances = new ArrayList<>();
-  private ExecutorService clients;
-  private int campaignCounter;
-
-  /** Properties that point an instance at this backend's shared store. */
-  protected abstract Map<String, Object> storeProperties();
-
-  /** Empties the shared store. */
-  protected abstract void resetStore();
-
-  /** The store's coupons of a campaign, read directly, not through the service. */
-  protected abstract List<StoredCoupon> storedCoupons(String campaign);
-
-  /** The store's claim records of a campaign, read directly. */
-  protected abstract List<StoredClaim> storedClaims(String campaign);
-
-  /** A coupon as the store holds it; {@code holder} is null while unassigned. */
-  public record StoredCoupon(String id, String code, boolean assigned, String holder, Instant assignedAt) {}
-
-  /** A claim record as the store holds it. */
-  public record StoredClaim(String id, String holder, String couponId, String code) {}
-
-  @BeforeAll
-  void startInstances() {
-    for (int i = 0; i < INSTANCES; i++) {
-      instances.add(ServiceInstance.start(storeProperties()));
-    }
-    clients = Executors.newFixedThreadPool(CLIENT_THREADS);
-  }
-
-  @AfterAll
-  void stopInstances() {
-    clients.shutdownNow();
-    instances.forEach(ServiceInstance::close);
-  }
-
-  @BeforeEach
-  void reset() {
-    resetStore();
-  }
-
-  protected String newCampaign(int perUserLimit, int coupons) {
-    String id = getClass().getSimpleName().toLowerCase() + "-" + (++campaignCounter);
-    Api.createCampaign(instances.get(0).url(), id, perUserLimit, coupons);
-    return id;
-  }
-
-  protected URI instance(int i) {
-    return instances.get(i % instances.size()).url();
-  }
+public abstract class ClaimGuaranteesContract extends MultiInstanceTest {
 
   /** G1, G3, G5 on a small W1: 600 users, 300 coupons, all at once through 3 instances. */
   @Test
@@ -108,10 +47,11 @@ public abstract class ClaimGuaranteesContract {
         results.stream().filter(r -> r.status() == 201).map(Claimer.Result::code).toList();
     assertThat(new HashSet<>(codes)).hasSize(coupons); // G1 as the users saw it
 
-    assertStoreConsistent(campaign, coupons, coupons);
+    assertStoreConsistent(campaign, coupons);
     // G3: every "sold out" came after the last coupon had been assigned, never while one was left.
     Instant lastAssigned =
-        storedCoupons(campaign).stream().map(StoredCoupon::assignedAt).max(Instant::compareTo).orElseThrow();
+        backend().coupons(campaign).stream()
+            .map(StoreBackend.StoredCoupon::assignedAt).max(Instant::compareTo).orElseThrow();
     assertThat(results.stream().filter(r -> r.status() == 410).map(Claimer.Result::answeredAt))
         .allSatisfy(answered -> assertThat(answered).isAfterOrEqualTo(lastAssigned));
     assertAuditOk(campaign, coupons);
@@ -138,7 +78,7 @@ public abstract class ClaimGuaranteesContract {
           assertThat(answers.stream().filter(a -> a.status() == 201)).as(user).hasSize(1);
           assertThat(answers.stream().map(Claimer.Result::code).distinct()).as(user).hasSize(1);
         });
-    assertStoreConsistent(campaign, users, users);
+    assertStoreConsistent(campaign, users);
     assertAuditOk(campaign, users);
   }
 
@@ -157,7 +97,7 @@ public abstract class ClaimGuaranteesContract {
         Api.get(instance(0), "/v1/campaigns/" + campaign + "/claims/me", Tokens.user("collector"));
     assertThat(mine.status()).isEqualTo(200);
     assertThat((List<?>) mine.json().get("coupons")).hasSize(3);
-    assertStoreConsistent(campaign, 3, 3);
+    assertStoreConsistent(campaign, 3);
     assertAuditOk(campaign, 3);
   }
 
@@ -172,7 +112,7 @@ public abstract class ClaimGuaranteesContract {
       assertThat(again.status()).isEqualTo(200);
       assertThat(again.code()).isEqualTo(first.code());
     }
-    assertStoreConsistent(campaign, 1, 1);
+    assertStoreConsistent(campaign, 1);
   }
 
   /**
@@ -185,7 +125,7 @@ public abstract class ClaimGuaranteesContract {
     int users = 300;
     int coupons = 200;
     String campaign = newCampaign(1, coupons);
-    ServiceInstance doomed = ServiceInstance.start(storeProperties());
+    ServiceInstance doomed = startInstance();
     URI doomedUrl = doomed.url();
 
     List<Future<Object>> onDoomed = new ArrayList<>();
@@ -202,73 +142,19 @@ public abstract class ClaimGuaranteesContract {
               }));
     }
     Thread.sleep(700);
-    killAbruptly(doomed);
+    backend().killAbruptly(doomed);
     for (Future<Object> f : onDoomed) {
       f.get(120, TimeUnit.SECONDS);
     }
-    assertStoreConsistent(campaign, -1, -1);
+    assertStoreConsistent(campaign, -1);
 
     // The survivors serve everyone again: exact totals, nobody holds two.
     List<Claimer.Result> retried =
         runAll(users, i -> () -> Claimer.claimUntilFinal(instance(i), campaign, "g5-user-" + i));
     assertThat(retried).extracting(Claimer.Result::status).containsOnly(200, 201, 410);
     assertThat(retried.stream().filter(r -> r.status() != 410)).hasSize(coupons);
-    assertStoreConsistent(campaign, coupons, coupons);
+    assertStoreConsistent(campaign, coupons);
     assertAuditOk(campaign, coupons);
   }
 
-  /** Stops an instance without a graceful shutdown of its in-flight work. */
-  protected abstract void killAbruptly(ServiceInstance instance);
-
-  /**
-   * G1, G2, G5 read from the store: each assigned coupon has exactly one claim record that names it
-   * and its holder, each claim record names an assigned coupon of that holder, no holder has two.
-   * Negative expected counts are not checked.
-   */
-  protected void assertStoreConsistent(String campaign, int expectedAssigned, int expectedClaims) {
-    List<StoredCoupon> coupons = storedCoupons(campaign);
-    List<StoredClaim> claims = storedClaims(campaign);
-    Map<String, StoredCoupon> couponById = new HashMap<>();
-    coupons.forEach(c -> couponById.put(c.id(), c));
-    List<StoredCoupon> assigned = coupons.stream().filter(StoredCoupon::assigned).toList();
-    if (expectedAssigned >= 0) {
-      assertThat(assigned).hasSize(expectedAssigned);
-      assertThat(claims).hasSize(expectedClaims);
-    }
-    assertThat(claims).hasSameSizeAs(assigned);
-    Set<String> namedCoupons = new HashSet<>();
-    for (StoredClaim claim : claims) {
-      assertThat(namedCoupons.add(claim.couponId())).as("coupon named twice: " + claim).isTrue();
-      StoredCoupon coupon = couponById.get(claim.couponId());
-      assertThat(coupon).as("claim names a missing coupon: " + claim).isNotNull();
-      assertThat(coupon.assigned()).as(claim.toString()).isTrue();
-      assertThat(coupon.holder()).as(claim.toString()).isEqualTo(claim.holder());
-      assertThat(coupon.code()).isEqualTo(claim.code());
-    }
-    assertThat(assigned.stream().map(StoredCoupon::id).collect(Collectors.toSet()))
-        .isEqualTo(namedCoupons);
-  }
-
-  protected void assertAuditOk(String campaign, int assigned) {
-    Api.Response audit =
-        Api.get(instance(1), "/v1/admin/campaigns/" + campaign + "/audit", Tokens.admin());
-    assertThat(audit.status()).isEqualTo(200);
-    Map<String, Object> report = audit.json();
-    assertThat(report.get("ok")).as(audit.body()).isEqualTo(true);
-    assertThat(((Number) report.get("assigned")).intValue()).isEqualTo(assigned);
-    assertThat(((Number) report.get("claims")).intValue()).isEqualTo(assigned);
-  }
-
-  protected <T> List<T> runAll(int n, java.util.function.IntFunction<Callable<T>> task)
-      throws Exception {
-    List<Future<T>> futures = new ArrayList<>(n);
-    for (int i = 0; i < n; i++) {
-      futures.add(clients.submit(task.apply(i)));
-    }
-    List<T> results = new ArrayList<>(n);
-    for (Future<T> f : futures) {
-      results.add(f.get(180, TimeUnit.SECONDS));
-    }
-    return results;
-  }
 }

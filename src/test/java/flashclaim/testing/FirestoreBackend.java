@@ -1,0 +1,56 @@
+package flashclaim.testing;
+
+import com.google.cloud.Timestamp;
+import com.google.cloud.firestore.Firestore;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** The Firestore emulator of the test run as a {@link StoreBackend}. */
+public final class FirestoreBackend implements StoreBackend {
+
+  @Override
+  public Map<String, Object> properties() {
+    return Map.of();
+  }
+
+  @Override
+  public void reset() {
+    TestEmulator.reset();
+  }
+
+  @Override
+  public List<StoredCoupon> coupons(String campaign) {
+    return StoreContents.coupons(campaign).stream()
+        .map(
+            d ->
+                new StoredCoupon(
+                    d.getId(),
+                    d.getString("code"),
+                    Boolean.TRUE.equals(d.getBoolean("isAssigned")),
+                    d.getString("assignedTo"),
+                    instant(d.getTimestamp("assignedAt"))))
+        .toList();
+  }
+
+  @Override
+  public List<StoredClaim> claims(String campaign) {
+    return StoreContents.claims(campaign).stream()
+        .map(
+            d ->
+                new StoredClaim(
+                    d.getId(), d.getString("userKey"), d.getString("couponId"), d.getString("code")))
+        .toList();
+  }
+
+  /** Cuts the instance's store connection at once, then stops it. */
+  @Override
+  public void killAbruptly(ServiceInstance instance) {
+    instance.context().getBean(Firestore.class).shutdownNow();
+    instance.close();
+  }
+
+  private static Instant instant(Timestamp t) {
+    return t == null ? null : Instant.ofEpochSecond(t.getSeconds(), t.getNanos());
+  }
+}

@@ -1,0 +1,33 @@
+package flashclaim.testing;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A store the service can run on, as the multi-instance tests see it: how to point instances at
+ * it, how to empty it, and how to read it directly (never through the service) to check counts.
+ */
+public interface StoreBackend {
+
+  /** Properties that point an instance at this shared store. */
+  Map<String, Object> properties();
+
+  /** Empties the store. */
+  void reset();
+
+  /** The coupons of a campaign as stored. */
+  List<StoredCoupon> coupons(String campaign);
+
+  /** The claim records of a campaign as stored. */
+  List<StoredClaim> claims(String campaign);
+
+  /** Stops an instance without letting it finish its in-flight store work. */
+  void killAbruptly(ServiceInstance instance);
+
+  /** A coupon as stored; {@code holder} is null while unassigned. */
+  record StoredCoupon(String id, String code, boolean assigned, String holder, Instant assignedAt) {}
+
+  /** A claim record as stored. */
+  record StoredClaim(String id, String holder, String couponId, String code) {}
+}
