@@ -1,0 +1,48 @@
+package flashclaim;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.junit.AnalyzeClasses;
+import com.tngtech.archunit.junit.ArchTest;
+import com.tngtech.archunit.lang.ArchRule;
+
+/**
+ * The layering of the service: the core (campaigns, claims, audit) knows nothing of the HTTP API,
+ * of the store adapters or of the Firestore and gRPC libraries; the HTTP API reaches the store
+ * only through the core's ports; store adapters know nothing of HTTP. Production classes only.
+ */
+@AnalyzeClasses(packages = "flashclaim", importOptions = ImportOption.DoNotIncludeTests.class)
+class ArchitectureTest {
+
+  @ArchTest
+  static final ArchRule coreIsIndependentOfAdaptersAndLibraries =
+      noClasses()
+          .that()
+          .resideInAnyPackage("flashclaim.campaign..", "flashclaim.claim..", "flashclaim.audit..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(
+              "flashclaim.store..", "flashclaim.http..", "com.google.cloud..", "io.grpc..")
+          .because("the core holds the rules and ports; adapters and libraries plug in from outside");
+
+  @ArchTest
+  static final ArchRule httpDoesNotReachIntoStores =
+      noClasses()
+          .that()
+          .resideInAPackage("flashclaim.http..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("flashclaim.store..")
+          .because("the HTTP API talks to the core's services and ports, never to a store adapter");
+
+  @ArchTest
+  static final ArchRule storeAdaptersDoNotKnowHttp =
+      noClasses()
+          .that()
+          .resideInAPackage("flashclaim.store.firestore..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("flashclaim.http..")
+          .because("a store adapter serves the core's ports, whatever the API in front");
+}
