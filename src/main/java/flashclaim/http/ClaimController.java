@@ -1,5 +1,6 @@
 package flashclaim.http;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CampaignId;
 import flashclaim.claim.Claim;
@@ -84,7 +85,8 @@ final class ClaimController {
     }
   }
 
-  /** The caller's coupons in a campaign. */
+  /** The caller's coupons in a campaign; {@code coupons} is [] when there are none. */
   @Serdeable
+  @JsonInclude(JsonInclude.Include.ALWAYS)
   record Holdings(String campaignId, List<ClaimView> coupons) {}
 }

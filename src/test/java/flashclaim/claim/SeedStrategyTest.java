@@ -31,13 +31,13 @@ class SeedStrategyTest extends MultiInstanceTest {
 
   @Test
   void neverAssignsACouponTwice() throws Exception {
-    int coupons = 20;
+    int coupons = 10;
     String campaign = newCampaign(1, coupons);
 
-    // 30 users, 9 at a time over 3 instances: enough to make its transactions collide.
+    // 15 users, 6 at a time over 3 instances: enough to make its transactions collide.
     List<Claimer.Result> results =
         runAll(
-            30, 9, i -> () -> Claimer.claimUntilFinal(instance(i), campaign, "seed-user-" + i));
+            15, 6, i -> () -> Claimer.claimUntilFinal(instance(i), campaign, "seed-user-" + i));
 
     assertThat(results).extracting(Claimer.Result::status).containsOnly(201, 410);
     List<String> codes =
