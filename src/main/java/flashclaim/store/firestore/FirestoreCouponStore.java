@@ -104,36 +104,42 @@ final class FirestoreCouponStore implements CouponStore, AuditStore {
   }
 
   /**
-   * Creates the chunk's coupons that do not exist yet. A create of a document that exists fails the
-   * whole batch (another request added the same code meanwhile): then the chunk is read again and
-   * only what is still missing is written.
+   * Creates the chunk's coupons that do not exist yet. The first try writes the whole chunk blind,
+   * since fresh codes are the common case; a create of a document that exists fails the whole
+   * batch atomically (ALREADY_EXISTS: a repeated request, or another request adding the same codes
+   * at the same time), and then the chunk is read and only what is still missing is written.
    */
   private AddResult addChunk(CampaignId campaign, List<Map.Entry<String, CouponCode>> chunk) {
     CollectionReference coupons = FirestoreLayout.coupons(db, campaign);
     DocumentReference[] refs =
         chunk.stream().map(e -> coupons.document(e.getKey())).toArray(DocumentReference[]::new);
+    boolean[] missing = new boolean[refs.length];
+    java.util.Arrays.fill(missing, true);
     for (int attempt = 1; ; attempt++) {
-      List<DocumentSnapshot> existing =
-          await(() -> db.getAll(refs), config.callTimeout(), "read coupons before adding");
       WriteBatch writes = db.batch();
-      int missing = 0;
+      int toCreate = 0;
       for (int i = 0; i < refs.length; i++) {
-        if (!existing.get(i).exists()) {
+        if (missing[i]) {
           writes.create(refs[i], newCoupon(chunk.get(i).getValue()));
-          missing++;
+          toCreate++;
         }
       }
-      if (missing == 0) {
+      if (toCreate == 0) {
         return new AddResult(0, chunk.size());
       }
       try {
         await(writes::commit, config.callTimeout(), "add coupons");
-        return new AddResult(missing, chunk.size() - missing);
+        return new AddResult(toCreate, chunk.size() - toCreate);
       } catch (StoreException e) {
         if (attempt >= MAX_CHUNK_ATTEMPTS
             || FirestoreCalls.codeOf(e.getCause()) != Status.Code.ALREADY_EXISTS) {
           throw e;
         }
+      }
+      List<DocumentSnapshot> existing =
+          await(() -> db.getAll(refs), config.callTimeout(), "read coupons before adding");
+      for (int i = 0; i < refs.length; i++) {
+        missing[i] = !existing.get(i).exists();
       }
     }
   }
