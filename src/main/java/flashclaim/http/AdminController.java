@@ -104,19 +104,23 @@ final class AdminController {
   /** Body of campaign creation. */
   @Serdeable
   record CreateCampaign(
-      @Nullable String id,
-      @Nullable String name,
-      @Nullable Integer perUserLimit,
-      @Nullable Instant startsAt,
-      @Nullable Instant endsAt) {}
+      @Nullable @Serdeable.Deserializable(using = StrictJson.Text.class) String id,
+      @Nullable @Serdeable.Deserializable(using = StrictJson.Text.class) String name,
+      @Nullable @Serdeable.Deserializable(using = StrictJson.WholeNumber.class) Integer perUserLimit,
+      @Nullable @Serdeable.Deserializable(using = StrictJson.Timestamp.class) Instant startsAt,
+      @Nullable @Serdeable.Deserializable(using = StrictJson.Timestamp.class) Instant endsAt) {}
 
   /** Body of add-coupons: either given codes or a number of codes to generate. */
   @Serdeable
-  record AddCoupons(@Nullable List<String> codes, @Nullable Generate generate) {}
+  record AddCoupons(
+      @Nullable @Serdeable.Deserializable(using = StrictJson.TextList.class) List<String> codes,
+      @Nullable Generate generate) {}
 
   /** Generate {@code count} codes of the form prefix + 12 random characters. */
   @Serdeable
-  record Generate(@Nullable Integer count, @Nullable String prefix) {}
+  record Generate(
+      @Nullable @Serdeable.Deserializable(using = StrictJson.WholeNumber.class) Integer count,
+      @Nullable @Serdeable.Deserializable(using = StrictJson.Text.class) String prefix) {}
 
   /** Result of add-coupons. */
   @Serdeable
