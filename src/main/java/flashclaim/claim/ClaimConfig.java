@@ -11,7 +11,9 @@ import java.time.Duration;
  *     {@code seed} (the original design, kept as the benchmark's baseline)
  * @param deadline how long one claim may keep trying before it answers 503
  * @param retryAfter what the 503 tells the client to wait
- * @param candidates how many unassigned coupons one probe of the pool reads
+ * @param candidates how many unassigned coupons one probe of the pool reads; an instance's claims
+ *     share them
+ * @param candidateMaxAge how long a probed coupon stays a candidate before it is dropped unused
  * @param campaignCacheTtl how long an instance reuses a campaign it read (campaigns never change)
  */
 @ConfigurationProperties("flashclaim.claim")
@@ -19,5 +21,6 @@ public record ClaimConfig(
     @Bindable(defaultValue = "optimistic") String strategy,
     @Bindable(defaultValue = "2s") Duration deadline,
     @Bindable(defaultValue = "1s") Duration retryAfter,
-    @Bindable(defaultValue = "5") int candidates,
+    @Bindable(defaultValue = "20") int candidates,
+    @Bindable(defaultValue = "2s") Duration candidateMaxAge,
     @Bindable(defaultValue = "5s") Duration campaignCacheTtl) {}

@@ -29,7 +29,7 @@ public final class FirestoreClaimStoreFactory {
       ClaimConfig claim,
       Clock clock,
       ContentionCounters counters) {
-    return create(claim.strategy(), db, firestore.callTimeout(), claim.candidates(), clock, counters);
+    return create(claim.strategy(), db, firestore.callTimeout(), claim, clock, counters);
   }
 
   /** A claim strategy by name, for the service and for the benchmark that compares them. */
@@ -37,13 +37,14 @@ public final class FirestoreClaimStoreFactory {
       String strategy,
       Firestore db,
       java.time.Duration callTimeout,
-      int candidates,
+      ClaimConfig claim,
       Clock clock,
       ContentionCounters counters) {
     ClaimDocuments docs = new ClaimDocuments(db, callTimeout);
     return switch (strategy) {
       case OptimisticClaimStrategy.NAME ->
-          new OptimisticClaimStrategy(docs, candidates, clock, counters);
+          new OptimisticClaimStrategy(
+              docs, claim.candidates(), claim.candidateMaxAge(), clock, counters);
       case SeedRangeScanClaimStrategy.NAME -> new SeedRangeScanClaimStrategy(docs, clock, counters);
       default ->
           throw new IllegalArgumentException(

@@ -8,18 +8,21 @@ import com.google.cloud.firestore.Precondition;
 import com.google.cloud.firestore.Query;
 import com.google.cloud.firestore.QueryDocumentSnapshot;
 import com.google.cloud.firestore.WriteBatch;
+import flashclaim.StoreException;
 import flashclaim.campaign.Campaign;
+import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CouponCode;
 import flashclaim.claim.Claim;
 import flashclaim.claim.ClaimStore;
 import flashclaim.claim.UserId;
 import io.grpc.Status;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -28,17 +31,17 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * <ol>
  *   <li>Probe: read up to {@code candidates} unassigned coupons ordered by {@code randomFloat} from a
- *       random point of [0, 1), outside any transaction. Concurrent claimers start at different
- *       points, so they rarely want the same coupon.
- *   <li>Commit, for one candidate at a time in random order, a batch of two writes: the coupon's
- *       assignment guarded by the precondition "the coupon was last updated at the time this probe
- *       saw it", and the create of the user's claim record for the slot. A batch is atomic: both
- *       apply or neither (G5). If anyone assigned the coupon after the probe, its update time moved
- *       and the batch fails at once with FAILED_PRECONDITION (G1): a lost race costs one round
- *       trip and no lock wait. If the slot's record exists, another claim of the same user won
- *       (ALREADY_EXISTS, G2).
+ *       random point of [0, 1), outside any transaction (so it locks nothing). The claims of one
+ *       instance share the result through a {@link CandidatePool}: each takes a different coupon,
+ *       and instances start their probes at different points, so claims rarely want the same one.
+ *   <li>Commit, one candidate at a time, a batch of two writes: the coupon's assignment guarded by
+ *       the precondition "the coupon was last updated when the probe saw it", and the create of the
+ *       user's claim record for the slot. A batch is atomic: both apply or neither (G5). If anyone
+ *       assigned the coupon after the probe, its update time moved and the batch fails at once with
+ *       FAILED_PRECONDITION (G1): a lost race costs one round trip and no lock wait. If the slot's
+ *       record exists, another claim of the same user won (ALREADY_EXISTS, G2).
  *   <li>Sold out only on proof: when the probe from the random point finds nothing, a second probe
- *       over the whole range runs; that single query seeing no unassigned coupon is what {@link
+ *       over the whole range runs; that single query finding no unassigned coupon is what {@link
  *       ClaimStore.Attempt.NoneLeft} means (G3).
  * </ol>
  *
@@ -46,16 +49,25 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class OptimisticClaimStrategy implements ClaimStore {
   static final String NAME = "optimistic";
+  /** Campaigns with a candidate pool on one instance before the pools are dropped and rebuilt. */
+  private static final int MAX_POOLS = 1_000;
 
   private final ClaimDocuments docs;
   private final int candidates;
+  private final Duration candidateMaxAge;
   private final Clock clock;
   private final ContentionCounters counters;
+  private final Map<CampaignId, CandidatePool> pools = new ConcurrentHashMap<>();
 
   OptimisticClaimStrategy(
-      ClaimDocuments docs, int candidates, Clock clock, ContentionCounters counters) {
+      ClaimDocuments docs,
+      int candidates,
+      Duration candidateMaxAge,
+      Clock clock,
+      ContentionCounters counters) {
     this.docs = docs;
     this.candidates = Math.max(1, candidates);
+    this.candidateMaxAge = candidateMaxAge;
     this.clock = clock;
     this.counters = counters;
   }
@@ -67,43 +79,62 @@ final class OptimisticClaimStrategy implements ClaimStore {
 
   @Override
   public Attempt tryClaim(Campaign campaign, UserId user, int slot, Instant deadline) {
+    Instant started = clock.instant();
     String userKey = user.key();
     DocumentReference claimRef = docs.claimRef(campaign, userKey, slot);
     CollectionReference coupons = FirestoreLayout.coupons(docs.db(), campaign.id());
+    CandidatePool pool = pool(campaign.id());
     while (clock.instant().isBefore(deadline)) {
-      List<QueryDocumentSnapshot> found = probe(coupons);
-      if (found.isEmpty()) {
+      CandidatePool.Candidate candidate = take(pool, started, deadline, coupons);
+      if (candidate == CandidatePool.NONE_LEFT) {
         return new Attempt.NoneLeft();
       }
-      for (QueryDocumentSnapshot candidate : found) {
-        Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS); // Firestore keeps micros
-        if (!now.isBefore(deadline)) {
-          break;
-        }
-        String code = candidate.getString(FirestoreLayout.CODE);
-        WriteBatch batch = docs.db().batch();
-        batch.update(
-            candidate.getReference(),
-            ClaimDocuments.assignment(userKey, claimRef.getId(), now),
-            Precondition.updatedAt(candidate.getUpdateTime()));
-        batch.create(
-            claimRef, ClaimDocuments.claimRecord(user, slot, candidate.getId(), code, now));
-        Status.Code result = docs.commit(batch::commit, "commit a claim");
-        switch (result) {
-          case OK:
-            return new Attempt.Won(new Claim(campaign.id(), new CouponCode(code), slot, now));
-          case ALREADY_EXISTS:
-            return new Attempt.SlotTaken();
-          default:
-            counters.lostRace(); // FAILED_PRECONDITION: someone took this coupon after the probe
-        }
+      if (candidate == null) {
+        break;
+      }
+      Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS); // Firestore keeps micros
+      WriteBatch batch = docs.db().batch();
+      batch.update(
+          candidate.ref(),
+          ClaimDocuments.assignment(userKey, claimRef.getId(), now),
+          Precondition.updatedAt(candidate.updateTime()));
+      batch.create(
+          claimRef,
+          ClaimDocuments.claimRecord(user, slot, candidate.ref().getId(), candidate.code(), now));
+      Status.Code result = docs.commit(batch::commit, "commit a claim");
+      switch (result) {
+        case OK:
+          return new Attempt.Won(
+              new Claim(campaign.id(), new CouponCode(candidate.code()), slot, now));
+        case ALREADY_EXISTS:
+          pool.giveBack(candidate); // still free: the claim lost to its own user, not the coupon
+          return new Attempt.SlotTaken();
+        default:
+          counters.lostRace(); // FAILED_PRECONDITION: someone took this coupon after the probe
       }
     }
     return new Attempt.Contended();
   }
 
+  private CandidatePool pool(CampaignId campaign) {
+    if (pools.size() >= MAX_POOLS && !pools.containsKey(campaign)) {
+      pools.clear();
+    }
+    return pools.computeIfAbsent(campaign, id -> new CandidatePool(candidateMaxAge, clock));
+  }
+
+  private CandidatePool.Candidate take(
+      CandidatePool pool, Instant started, Instant deadline, CollectionReference coupons) {
+    try {
+      return pool.take(started, deadline, () -> probe(coupons));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreException("interrupted while waiting for coupon candidates", e);
+    }
+  }
+
   /** Unassigned coupons from a random point on, else from the start; empty proves none is left. */
-  private List<QueryDocumentSnapshot> probe(CollectionReference coupons) {
+  private List<CandidatePool.Candidate> probe(CollectionReference coupons) {
     Query unassigned =
         coupons.whereEqualTo(FirestoreLayout.IS_ASSIGNED, false).orderBy(FirestoreLayout.RANDOM_FLOAT);
     double from = ThreadLocalRandom.current().nextDouble();
@@ -120,8 +151,15 @@ final class OptimisticClaimStrategy implements ClaimStore {
           await(() -> unassigned.limit(candidates).get(), docs.timeout(), "find unassigned coupons")
               .getDocuments();
     }
-    List<QueryDocumentSnapshot> shuffled = new ArrayList<>(found);
-    Collections.shuffle(shuffled, ThreadLocalRandom.current());
-    return shuffled;
+    Instant seen = clock.instant();
+    return found.stream()
+        .map(
+            doc ->
+                new CandidatePool.Candidate(
+                    doc.getReference(),
+                    doc.getString(FirestoreLayout.CODE),
+                    doc.getUpdateTime(),
+                    seen))
+        .toList();
   }
 }

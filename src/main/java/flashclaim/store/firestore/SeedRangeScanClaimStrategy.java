@@ -30,8 +30,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@code randomFloat}, re-reads the first candidate and falls back to the others, then assigns the
  * coupon and writes the claim record. Contention moves it to the next range; when every range is
  * exhausted it answers "none found", even if the ranges failed only because of contention: that is
- * the design's false sold-out, which the benchmark counts. The "already holds one?" check runs
- * before, outside the transaction, in {@link flashclaim.claim.ClaimService}.
+ * the design's false sold-out, which the benchmark counts. Before all that it reads the user's
+ * claim records ("does the user already hold one?"), outside the transaction.
  *
  * <p>The one addition: it stops between ranges once the deadline has passed, so that even the
  * baseline cannot hold a request without bound (G6).
@@ -60,6 +60,10 @@ final class SeedRangeScanClaimStrategy implements ClaimStore {
 
   @Override
   public Attempt tryClaim(Campaign campaign, UserId user, int slot, Instant deadline) {
+    // The original's first step: "does the user already hold one?", outside any transaction.
+    if (docs.holdings(campaign, user).stream().anyMatch(claim -> claim.slot() == slot)) {
+      return new Attempt.SlotTaken();
+    }
     String userKey = user.key();
     DocumentReference claimRef = docs.claimRef(campaign, userKey, slot);
     CollectionReference coupons = FirestoreLayout.coupons(docs.db(), campaign.id());

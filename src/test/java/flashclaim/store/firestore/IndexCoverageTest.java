@@ -62,9 +62,9 @@ class IndexCoverageTest {
           concat(
               ADMIN_SHAPES,
               // the probe from a random point
-              "RunQuery coupons WHERE isAssigned EQUAL ORDER BY randomFloat ASCENDING START_AT LIMIT 5",
+              "RunQuery coupons WHERE isAssigned EQUAL ORDER BY randomFloat ASCENDING START_AT LIMIT 20",
               // the probe over the whole range: what proves "sold out"
-              "RunQuery coupons WHERE isAssigned EQUAL ORDER BY randomFloat ASCENDING LIMIT 5"),
+              "RunQuery coupons WHERE isAssigned EQUAL ORDER BY randomFloat ASCENDING LIMIT 20"),
           SeedRangeScanClaimStrategy.NAME,
           concat(
               ADMIN_SHAPES,
