@@ -7,7 +7,8 @@ import java.time.Duration;
 /**
  * Tunables of the claim engine ({@code flashclaim.claim.*}).
  *
- * @param strategy which claim strategy the Firestore store uses: {@code optimistic} (default) or
+ * @param strategy which claim strategy the Firestore store uses: {@code optimistic} (default),
+ *     {@code oldest-first} (a naive hot-spot baseline) or
  *     {@code seed} (the original design, kept as the benchmark's baseline)
  * @param deadline how long one claim may keep trying before it answers 503
  * @param retryAfter what the 503 tells the client to wait

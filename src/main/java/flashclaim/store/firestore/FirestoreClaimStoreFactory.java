@@ -15,7 +15,10 @@ import java.util.List;
 public final class FirestoreClaimStoreFactory {
   /** Every strategy name, the default first. */
   public static final List<String> STRATEGIES =
-      List.of(OptimisticClaimStrategy.NAME, SeedRangeScanClaimStrategy.NAME);
+      List.of(
+          OptimisticClaimStrategy.NAME,
+          SeedRangeScanClaimStrategy.NAME,
+          OldestFirstClaimStrategy.NAME);
 
   @Singleton
   ContentionCounters contentionCounters() {
@@ -46,6 +49,7 @@ public final class FirestoreClaimStoreFactory {
           new OptimisticClaimStrategy(
               docs, claim.candidates(), claim.candidateMaxAge(), clock, counters);
       case SeedRangeScanClaimStrategy.NAME -> new SeedRangeScanClaimStrategy(docs, clock, counters);
+      case OldestFirstClaimStrategy.NAME -> new OldestFirstClaimStrategy(docs, clock, counters);
       default ->
           throw new IllegalArgumentException(
               "flashclaim.claim.strategy must be one of " + STRATEGIES + ", not '" + strategy + "'");

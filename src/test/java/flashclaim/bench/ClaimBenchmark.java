@@ -1,0 +1,417 @@
+package flashclaim.bench;
+
+import com.google.cloud.firestore.Firestore;
+import flashclaim.StoreException;
+import flashclaim.audit.AuditReport;
+import flashclaim.audit.AuditService;
+import flashclaim.campaign.CampaignId;
+import flashclaim.campaign.CampaignService;
+import flashclaim.claim.ClaimOutcome;
+import flashclaim.claim.ClaimService;
+import flashclaim.claim.UserId;
+import flashclaim.store.firestore.ContentionCounters;
+import flashclaim.store.firestore.FirestoreClaimStoreFactory;
+import flashclaim.testing.FirestoreBackend;
+import flashclaim.testing.StoreBackend;
+import flashclaim.testing.TestEmulator;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.serde.ObjectMapper;
+import io.micronaut.serde.annotation.Serdeable;
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * W1 through the claim engine in-process (no HTTP), for every claim strategy side by side in one
+ * run against one emulator, plus the emulator's ceiling: uncontended single-document writes at the
+ * same concurrency. Prints a table and writes it as Markdown and JSON under {@code
+ * target/benchmark/}. Exits non-zero when a strategy assigned a coupon twice, or when the default
+ * strategy left coupons, answered a false sold-out, or did not finish.
+ *
+ * <p>Closed model: {@code concurrency} workers take the next user and claim until a final answer
+ * (a 503 {@code busy} is retried after {@code retryPauseMillis}), so claims/s measures what the
+ * engine can do, not an arrival rate. Each strategy gets at most {@code capSeconds}; one that does
+ * not finish reports partial figures.
+ */
+public final class ClaimBenchmark {
+  private static final String DEFAULT_STRATEGY = "optimistic";
+
+  private ClaimBenchmark() {}
+
+  /** The benchmark's parameters, from {@code --name=value} arguments. */
+  record Options(
+      int users,
+      int coupons,
+      int concurrency,
+      int capSeconds,
+      int ceilingSeconds,
+      int retryPauseMillis,
+      List<String> strategies,
+      Path out) {
+
+    static Options parse(String[] args) {
+      Map<String, String> given = new HashMap<>();
+      for (String arg : args) {
+        String[] kv = arg.replaceFirst("^--", "").split("=", 2);
+        given.put(kv[0], kv.length > 1 ? kv[1] : "true");
+      }
+      return new Options(
+          Integer.parseInt(given.getOrDefault("users", "10000")),
+          Integer.parseInt(given.getOrDefault("coupons", "5000")),
+          Integer.parseInt(given.getOrDefault("concurrency", "32")),
+          Integer.parseInt(given.getOrDefault("cap-seconds", "120")),
+          Integer.parseInt(given.getOrDefault("ceiling-seconds", "10")),
+          Integer.parseInt(given.getOrDefault("retry-pause-ms", "5")),
+          List.of(
+              given
+                  .getOrDefault("strategies", String.join(",", FirestoreClaimStoreFactory.STRATEGIES))
+                  .split(",")),
+          Path.of(given.getOrDefault("out", "target/benchmark")));
+    }
+  }
+
+  /** One row of the table. Latencies are of single engine calls, in milliseconds. */
+  @Serdeable
+  record Row(
+      String run,
+      double perSecond,
+      double p50Ms,
+      double p95Ms,
+      double p99Ms,
+      double retriedOrAbortedPerClaim,
+      long assigned,
+      long soldOutAnswers,
+      long busyAnswers,
+      long storeErrors,
+      long duplicates,
+      long falseSoldOuts,
+      long couponsLeft,
+      double wallSeconds,
+      boolean finished,
+      boolean auditOk,
+      int peakThreads,
+      long peakHeapMb) {}
+
+  public static void main(String[] args) throws Exception {
+    Options options = Options.parse(args);
+    System.out.printf(
+        "W1 in-process: %d users, %d coupons, %d workers, cap %d s per strategy; emulator %s%n",
+        options.users(), options.coupons(), options.concurrency(), options.capSeconds(),
+        TestEmulator.host());
+    List<Row> rows = new ArrayList<>();
+    rows.add(ceiling(options));
+    print(rows.get(0));
+    for (String strategy : options.strategies()) {
+      Row row = runW1(strategy, options);
+      rows.add(row);
+      print(row);
+    }
+    String markdown = markdown(options, rows);
+    System.out.println();
+    System.out.println(markdown);
+    Files.createDirectories(options.out());
+    Files.writeString(options.out().resolve("claim-benchmark.md"), markdown);
+    Files.writeString(
+        options.out().resolve("claim-benchmark.json"), ObjectMapper.getDefault().writeValueAsString(rows));
+    System.out.println("Written: " + options.out().resolve("claim-benchmark.md") + " and .json");
+
+    boolean ok = true;
+    for (Row row : rows) {
+      if (row.duplicates() > 0) {
+        System.out.println("FAIL: " + row.run() + " assigned a coupon twice");
+        ok = false;
+      }
+      if (row.run().equals(DEFAULT_STRATEGY)
+          && (!row.finished() || row.couponsLeft() > 0 || row.falseSoldOuts() > 0 || !row.auditOk())) {
+        System.out.println("FAIL: the default strategy did not finish W1 exactly");
+        ok = false;
+      }
+    }
+    System.exit(ok ? 0 : 1);
+  }
+
+  /** Uncontended single-document writes at the benchmark's concurrency: the emulator's ceiling. */
+  private static Row ceiling(Options options) throws Exception {
+    TestEmulator.reset();
+    try (ApplicationContext context = ApplicationContext.run(properties(DEFAULT_STRATEGY))) {
+      Firestore db = context.getBean(Firestore.class);
+      Recorder recorder = new Recorder(options.concurrency());
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.ceilingSeconds());
+      LongAdder writes = new LongAdder();
+      long started = System.nanoTime();
+      recorder.run(
+          worker -> {
+            int n = 0;
+            while (System.nanoTime() < end) {
+              long t0 = System.nanoTime();
+              db.collection("ceiling")
+                  .document()
+                  .set(Map.of("worker", worker, "n", n++))
+                  .get(10, TimeUnit.SECONDS);
+              recorder.latency(worker, System.nanoTime() - t0);
+              writes.increment();
+            }
+          });
+      double wall = (System.nanoTime() - started) / 1e9;
+      double[] p = recorder.percentiles();
+      return new Row(
+          "emulator ceiling (single-document writes)",
+          writes.sum() / wall, p[0], p[1], p[2], 0, 0, 0, 0, 0, 0, 0, 0, wall, true, true,
+          recorder.peakThreads(), recorder.peakHeapMb());
+    }
+  }
+
+  private static Row runW1(String strategy, Options options) throws Exception {
+    StoreBackend store = new FirestoreBackend();
+    store.reset();
+    try (ApplicationContext context = ApplicationContext.run(properties(strategy))) {
+      CampaignService campaigns = context.getBean(CampaignService.class);
+      ClaimService claims = context.getBean(ClaimService.class);
+      ContentionCounters counters = context.getBean(ContentionCounters.class);
+      CampaignId campaign = new CampaignId("w1-" + strategy);
+      campaigns.create(campaign, "W1 " + strategy, 1, null, null);
+      campaigns.generate(campaign, options.coupons(), "W1-");
+
+      AtomicInteger nextUser = new AtomicInteger();
+      LongAdder busy = new LongAdder();
+      LongAdder errors = new LongAdder();
+      LongAdder soldOut = new LongAdder();
+      ConcurrentLinkedQueue<Instant> soldOutAt = new ConcurrentLinkedQueue<>();
+      AtomicLong unfinishedUsers = new AtomicLong();
+      long capEnd = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.capSeconds());
+      Recorder recorder = new Recorder(options.concurrency());
+      long started = System.nanoTime();
+      recorder.run(
+          worker -> {
+            int u;
+            while ((u = nextUser.getAndIncrement()) < options.users()) {
+              if (System.nanoTime() > capEnd) {
+                unfinishedUsers.incrementAndGet();
+                continue;
+              }
+              UserId user = new UserId("bench-" + strategy + "-" + u);
+              while (true) {
+                long t0 = System.nanoTime();
+                ClaimOutcome outcome;
+                try {
+                  outcome = claims.claim(campaign, user);
+                } catch (StoreException e) {
+                  outcome = null;
+                  errors.increment();
+                }
+                recorder.latency(worker, System.nanoTime() - t0);
+                if (outcome instanceof ClaimOutcome.SoldOut) {
+                  soldOut.increment();
+                  soldOutAt.add(Instant.now());
+                }
+                if (outcome != null && !(outcome instanceof ClaimOutcome.Busy)) {
+                  break;
+                }
+                busy.increment();
+                if (System.nanoTime() > capEnd) {
+                  unfinishedUsers.incrementAndGet();
+                  break;
+                }
+                Thread.sleep(options.retryPauseMillis());
+              }
+            }
+          });
+      double wall = (System.nanoTime() - started) / 1e9;
+
+      List<StoreBackend.StoredCoupon> coupons = store.coupons(campaign.value());
+      List<StoreBackend.StoredClaim> claimRecords = store.claims(campaign.value());
+      long assigned = coupons.stream().filter(StoreBackend.StoredCoupon::assigned).count();
+      long left = coupons.size() - assigned;
+      Set<String> named = new HashSet<>();
+      long duplicates = claimRecords.stream().filter(c -> !named.add(c.couponId())).count();
+      Instant emptyAt =
+          left > 0
+              ? Instant.MAX
+              : coupons.stream().map(StoreBackend.StoredCoupon::assignedAt).max(Instant::compareTo).orElseThrow();
+      long falseSoldOuts = soldOutAt.stream().filter(t -> t.isBefore(emptyAt)).count();
+      AuditReport audit = context.getBean(AuditService.class).audit(campaign).orElseThrow();
+      double[] p = recorder.percentiles();
+      double retried = counters.lostRaces() + counters.aborts() + busy.sum() + errors.sum();
+      return new Row(
+          strategy,
+          assigned / wall,
+          p[0], p[1], p[2],
+          assigned == 0 ? retried : retried / assigned,
+          assigned,
+          soldOut.sum(),
+          busy.sum(),
+          errors.sum(),
+          duplicates + (audit.ok() ? 0 : audit.problemCount()),
+          falseSoldOuts,
+          left,
+          wall,
+          unfinishedUsers.get() == 0,
+          audit.ok(),
+          recorder.peakThreads(),
+          recorder.peakHeapMb());
+    }
+  }
+
+  private static Map<String, Object> properties(String strategy) {
+    Map<String, Object> properties = new HashMap<>();
+    properties.put("flashclaim.firestore.project-id", TestEmulator.PROJECT);
+    properties.put("flashclaim.firestore.emulator-host", TestEmulator.host());
+    properties.put("flashclaim.firestore.embedded", "false");
+    properties.put("flashclaim.claim.strategy", strategy);
+    properties.put("micronaut.health.monitor.enabled", false);
+    return properties;
+  }
+
+  private static void print(Row row) {
+    System.out.printf(
+        Locale.ROOT,
+        "%-42s %8.1f/s  p50 %7.1f ms  p95 %7.1f ms  p99 %7.1f ms  retried %6.2f/claim  assigned %d"
+            + "  dup %d  false-sold-out %d  left %d  %.1f s%s%n",
+        row.run(), row.perSecond(), row.p50Ms(), row.p95Ms(), row.p99Ms(),
+        row.retriedOrAbortedPerClaim(), row.assigned(), row.duplicates(), row.falseSoldOuts(),
+        row.couponsLeft(), row.wallSeconds(), row.finished() ? "" : "  (capped: partial)");
+  }
+
+  private static String markdown(Options options, List<Row> rows) {
+    StringBuilder md = new StringBuilder();
+    md.append(
+        String.format(
+            Locale.ROOT,
+            "W1 in-process, %d users, %d coupons, %d workers, cap %d s; %s; %d cores, Java %s%n%n",
+            options.users(), options.coupons(), options.concurrency(), options.capSeconds(),
+            Instant.now().toString().substring(0, 10),
+            Runtime.getRuntime().availableProcessors(), System.getProperty("java.version")));
+    md.append(
+        "| run | per s | p50 ms | p95 ms | p99 ms | retried or aborted per claim | assigned |"
+            + " sold-out answers | duplicates | false sold-outs | coupons left | wall s | finished |"
+            + " peak threads | peak heap MB |\n");
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (Row r : rows) {
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | %.1f | %.1f | %.1f | %.1f | %.2f | %d | %d | %d | %d | %d | %.1f | %s | %d | %d |%n",
+              r.run(), r.perSecond(), r.p50Ms(), r.p95Ms(), r.p99Ms(), r.retriedOrAbortedPerClaim(),
+              r.assigned(), r.soldOutAnswers(), r.duplicates(), r.falseSoldOuts(), r.couponsLeft(),
+              r.wallSeconds(), r.finished() ? "yes" : "no (capped)", r.peakThreads(), r.peakHeapMb()));
+    }
+    Row ceiling = rows.get(0);
+    Row best = rows.stream().filter(r -> r.run().equals(DEFAULT_STRATEGY)).findFirst().orElse(null);
+    if (best != null) {
+      md.append(
+          String.format(
+              Locale.ROOT,
+              "%nDefault (%s) vs ceiling: %.2f.%n", DEFAULT_STRATEGY, best.perSecond() / ceiling.perSecond()));
+      for (Row r : rows.subList(1, rows.size())) {
+        if (r != best && r.perSecond() > 0) {
+          md.append(
+              String.format(
+                  Locale.ROOT,
+                  "Default vs %s: %.1fx claims per second.%n", r.run(), best.perSecond() / r.perSecond()));
+        }
+      }
+    }
+    return md.toString();
+  }
+
+  /** Runs the workers and keeps their latencies, the peak thread count and the peak heap. */
+  private static final class Recorder {
+    private final int workers;
+    private final List<List<Long>> latencies = new ArrayList<>();
+    private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+    private final AtomicLong peakHeap = new AtomicLong();
+
+    Recorder(int workers) {
+      this.workers = workers;
+      for (int i = 0; i < workers; i++) {
+        latencies.add(new ArrayList<>());
+      }
+    }
+
+    interface Work {
+      void run(int worker) throws Exception;
+    }
+
+    void run(Work work) throws InterruptedException {
+      threads.resetPeakThreadCount();
+      CountDownLatch done = new CountDownLatch(workers);
+      Thread sampler =
+          new Thread(
+              () -> {
+                Runtime rt = Runtime.getRuntime();
+                while (done.getCount() > 0) {
+                  peakHeap.accumulateAndGet(rt.totalMemory() - rt.freeMemory(), Math::max);
+                  try {
+                    Thread.sleep(100);
+                  } catch (InterruptedException e) {
+                    return;
+                  }
+                }
+              });
+      sampler.setDaemon(true);
+      sampler.start();
+      for (int i = 0; i < workers; i++) {
+        int worker = i;
+        Thread t =
+            new Thread(
+                () -> {
+                  try {
+                    work.run(worker);
+                  } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                  } finally {
+                    done.countDown();
+                  }
+                },
+                "bench-worker-" + i);
+        t.start();
+      }
+      done.await();
+      sampler.interrupt();
+    }
+
+    void latency(int worker, long nanos) {
+      latencies.get(worker).add(nanos);
+    }
+
+    /** p50, p95, p99 in milliseconds. */
+    double[] percentiles() {
+      long[] all = latencies.stream().flatMap(List::stream).mapToLong(Long::longValue).toArray();
+      if (all.length == 0) {
+        return new double[] {0, 0, 0};
+      }
+      Arrays.sort(all);
+      return new double[] {at(all, 0.50), at(all, 0.95), at(all, 0.99)};
+    }
+
+    private static double at(long[] sorted, double q) {
+      return sorted[(int) Math.min(sorted.length - 1, Math.floor(q * sorted.length))] / 1e6;
+    }
+
+    int peakThreads() {
+      return threads.getPeakThreadCount();
+    }
+
+    long peakHeapMb() {
+      return peakHeap.get() / (1024 * 1024);
+    }
+  }
+}
