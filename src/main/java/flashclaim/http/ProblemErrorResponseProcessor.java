@@ -4,7 +4,6 @@ import io.micronaut.context.annotation.Primary;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.MutableHttpResponse;
-import io.micronaut.http.server.exceptions.response.Error;
 import io.micronaut.http.server.exceptions.response.ErrorContext;
 import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
 import jakarta.inject.Singleton;
@@ -25,10 +24,10 @@ final class ProblemErrorResponseProcessor implements ErrorResponseProcessor<Prob
     HttpStatus status = base.status();
     List<Problem.FieldError> errors =
         context.getErrors().stream()
-            .map(e -> new Problem.FieldError(e.getPath().orElse(null), e.getMessage()))
+            .map(e -> new Problem.FieldError(e.getPath().orElse(null), readable(e.getMessage())))
             .toList();
     String detail =
-        context.getErrors().stream().map(Error::getMessage).findFirst().orElse(status.getReason());
+        errors.stream().map(Problem.FieldError::message).findFirst().orElse(status.getReason());
     Problem problem =
         Problem.of(
                 status,
@@ -39,6 +38,30 @@ final class ProblemErrorResponseProcessor implements ErrorResponseProcessor<Prob
             .withErrors(errors.size() > 1 ? errors : null);
     return base.contentType(MediaType.of(Problem.MEDIA_TYPE)).body(problem);
   }
+
+  /**
+   * The framework's message without what only concerns the server: the chain of "Failed to
+   * convert argument ... due to:" wrappers, the parser's source location, Java type names.
+   */
+  static String readable(String message) {
+    if (message == null) {
+      return null;
+    }
+    String text = message;
+    int cause = text.lastIndexOf(DUE_TO);
+    if (cause >= 0) {
+      text = text.substring(cause + DUE_TO.length());
+    }
+    int location = text.indexOf("\n at [Source");
+    if (location >= 0) {
+      text = text.substring(0, location);
+    }
+    return JAVA_TYPE.matcher(text).replaceAll("a value").trim();
+  }
+
+  private static final String DUE_TO = "due to: ";
+  private static final java.util.regex.Pattern JAVA_TYPE =
+      java.util.regex.Pattern.compile("`?\\b(?:java|io|com|org|flashclaim)\\.[\\w.$]+`?");
 
   private static String name(HttpStatus status) {
     return switch (status) {

@@ -33,13 +33,13 @@ public final class FirestoreBackend implements StoreBackend {
         .toList();
   }
 
+  /** A claim's holder is its document id, which a coupon names in {@code assignedTo}. */
   @Override
   public List<StoredClaim> claims(String campaign) {
     return StoreContents.claims(campaign).stream()
         .map(
             d ->
-                new StoredClaim(
-                    d.getId(), d.getString("userKey"), d.getString("couponId"), d.getString("code")))
+                new StoredClaim(d.getId(), d.getId(), d.getString("couponId"), d.getString("code")))
         .toList();
   }
 

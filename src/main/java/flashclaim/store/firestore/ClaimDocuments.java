@@ -55,12 +55,11 @@ final class ClaimDocuments {
     List<Claim> claims = new ArrayList<>();
     for (DocumentSnapshot doc : docs) {
       if (doc.exists()) {
-        Long slot = doc.getLong(FirestoreLayout.SLOT);
         claims.add(
             new Claim(
                 campaign.id(),
                 new CouponCode(doc.getString(FirestoreLayout.CODE)),
-                slot == null ? 0 : slot.intValue(),
+                FirestoreLayout.slotOf(doc.getId()),
                 FirestoreCalls.instant(doc.getTimestamp(FirestoreLayout.CLAIMED_AT))));
       }
     }
@@ -72,23 +71,18 @@ final class ClaimDocuments {
         .document(FirestoreLayout.claimId(userKey, slot));
   }
 
-  /** The fields that mark a coupon as the user's. */
-  static Map<String, Object> assignment(String userKey, String claimId, Instant at) {
+  /** The fields that mark a coupon as the holder's of the claim record {@code claimId}. */
+  static Map<String, Object> assignment(String claimId, Instant at) {
     Map<String, Object> fields = new HashMap<>();
     fields.put(FirestoreLayout.IS_ASSIGNED, true);
-    fields.put(FirestoreLayout.ASSIGNED_TO, userKey);
-    fields.put(FirestoreLayout.CLAIM_ID, claimId);
+    fields.put(FirestoreLayout.ASSIGNED_TO, claimId);
     fields.put(FirestoreLayout.ASSIGNED_AT, FirestoreCalls.timestamp(at));
     return fields;
   }
 
   /** The claim record that names the coupon. */
-  static Map<String, Object> claimRecord(
-      UserId user, int slot, String couponId, String code, Instant at) {
+  static Map<String, Object> claimRecord(String couponId, String code, Instant at) {
     Map<String, Object> fields = new HashMap<>();
-    fields.put(FirestoreLayout.USER_KEY, user.key());
-    fields.put(FirestoreLayout.USER_ID, user.value());
-    fields.put(FirestoreLayout.SLOT, slot);
     fields.put(FirestoreLayout.COUPON_ID, couponId);
     fields.put(FirestoreLayout.CODE, code);
     fields.put(FirestoreLayout.CLAIMED_AT, FirestoreCalls.timestamp(at));

@@ -166,30 +166,30 @@ final class FirestoreCouponStore implements CouponStore, AuditStore {
   public void forEachCoupon(CampaignId campaign, Consumer<CouponRow> consumer) {
     forEachDocument(
         FirestoreLayout.coupons(db, campaign),
-        doc ->
-            consumer.accept(
-                new CouponRow(
-                    doc.getId(),
-                    doc.getString(FirestoreLayout.CODE),
-                    Boolean.TRUE.equals(doc.getBoolean(FirestoreLayout.IS_ASSIGNED)),
-                    doc.getString(FirestoreLayout.ASSIGNED_TO),
-                    doc.getString(FirestoreLayout.CLAIM_ID))));
+        doc -> {
+          String claimId = doc.getString(FirestoreLayout.ASSIGNED_TO);
+          consumer.accept(
+              new CouponRow(
+                  doc.getId(),
+                  doc.getString(FirestoreLayout.CODE),
+                  Boolean.TRUE.equals(doc.getBoolean(FirestoreLayout.IS_ASSIGNED)),
+                  claimId == null ? null : FirestoreLayout.userKeyOf(claimId),
+                  claimId));
+        });
   }
 
   @Override
   public void forEachClaim(CampaignId campaign, Consumer<ClaimRow> consumer) {
     forEachDocument(
         FirestoreLayout.claims(db, campaign),
-        doc -> {
-          Long slot = doc.getLong(FirestoreLayout.SLOT);
-          consumer.accept(
-              new ClaimRow(
-                  doc.getId(),
-                  doc.getString(FirestoreLayout.USER_KEY),
-                  slot == null ? -1 : slot.intValue(),
-                  doc.getString(FirestoreLayout.COUPON_ID),
-                  doc.getString(FirestoreLayout.CODE)));
-        });
+        doc ->
+            consumer.accept(
+                new ClaimRow(
+                    doc.getId(),
+                    FirestoreLayout.userKeyOf(doc.getId()),
+                    FirestoreLayout.slotOf(doc.getId()),
+                    doc.getString(FirestoreLayout.COUPON_ID),
+                    doc.getString(FirestoreLayout.CODE))));
   }
 
   private void forEachDocument(CollectionReference collection, Consumer<QueryDocumentSnapshot> each) {

@@ -19,6 +19,12 @@ import java.util.HexFormat;
  * campaigns/{campaignId}/claims/{claimId}     claimId = userKey for slot 0, userKey-slot after
  * </pre>
  *
+ * A coupon's {@code assignedTo} is the id of the claim record that names it (so the holder's user
+ * key, with the slot for slots after the first); a claim record holds {@code couponId, code,
+ * claimedAt} and nothing about the user but its id, derived from the SHA-256 of the user id. Each
+ * field costs index entries on every write (Firestore indexes every field by default), so the
+ * documents carry nothing that can be derived.
+ *
  * Coupon ids are hashes, so they are spread evenly over the key space (no sequential hot spot) and
  * adding the same code twice finds the same document, which makes seeding idempotent.
  */
@@ -40,12 +46,8 @@ final class FirestoreLayout {
   static final String ASSIGNED_TO = "assignedTo";
   static final String ASSIGNED_AT = "assignedAt";
   static final String RANDOM_FLOAT = "randomFloat";
-  static final String CLAIM_ID = "claimId";
 
   // claim fields
-  static final String USER_KEY = "userKey";
-  static final String USER_ID = "userId";
-  static final String SLOT = "slot";
   static final String COUPON_ID = "couponId";
   static final String CLAIMED_AT = "claimedAt";
 
@@ -74,6 +76,27 @@ final class FirestoreLayout {
   }
 
   static String claimId(String userKey, int slot) {
-    return slot == 0 ? userKey : userKey + "-" + slot;
+    return slot == 0 ? userKey : userKey + SLOT_SEPARATOR + slot;
   }
+
+  /** The user key of a claim id. */
+  static String userKeyOf(String claimId) {
+    int separator = claimId.indexOf(SLOT_SEPARATOR);
+    return separator < 0 ? claimId : claimId.substring(0, separator);
+  }
+
+  /** The slot of a claim id, or -1 when the id is not a claim id. */
+  static int slotOf(String claimId) {
+    int separator = claimId.indexOf(SLOT_SEPARATOR);
+    if (separator < 0) {
+      return 0;
+    }
+    try {
+      return Integer.parseInt(claimId.substring(separator + 1));
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  private static final char SLOT_SEPARATOR = '-';
 }

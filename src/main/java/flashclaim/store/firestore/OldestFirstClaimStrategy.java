@@ -71,10 +71,10 @@ final class OldestFirstClaimStrategy implements ClaimStore {
                             String code = coupon.getString(FirestoreLayout.CODE);
                             tx.update(
                                 coupon.getReference(),
-                                ClaimDocuments.assignment(user.key(), claimRef.getId(), now));
+                                ClaimDocuments.assignment(claimRef.getId(), now));
                             tx.create(
                                 claimRef,
-                                ClaimDocuments.claimRecord(user, slot, coupon.getId(), code, now));
+                                ClaimDocuments.claimRecord(coupon.getId(), code, now));
                             won.set(new Claim(campaign.id(), new CouponCode(code), slot, now));
                             return null;
                           }),

@@ -96,11 +96,11 @@ final class OptimisticClaimStrategy implements ClaimStore {
       WriteBatch batch = docs.db().batch();
       batch.update(
           candidate.ref(),
-          ClaimDocuments.assignment(userKey, claimRef.getId(), now),
+          ClaimDocuments.assignment(claimRef.getId(), now),
           Precondition.updatedAt(candidate.updateTime()));
       batch.create(
           claimRef,
-          ClaimDocuments.claimRecord(user, slot, candidate.ref().getId(), candidate.code(), now));
+          ClaimDocuments.claimRecord(candidate.ref().getId(), candidate.code(), now));
       Status.Code result = docs.commit(batch::commit, "commit a claim");
       switch (result) {
         case OK:

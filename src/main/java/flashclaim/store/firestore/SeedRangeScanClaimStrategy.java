@@ -126,8 +126,8 @@ final class SeedRangeScanClaimStrategy implements ClaimStore {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS); // Firestore keeps micros
         String code = fresh.getString(FirestoreLayout.CODE);
         tx.update(
-            fresh.getReference(), ClaimDocuments.assignment(user.key(), claimRef.getId(), now));
-        tx.create(claimRef, ClaimDocuments.claimRecord(user, slot, fresh.getId(), code, now));
+            fresh.getReference(), ClaimDocuments.assignment(claimRef.getId(), now));
+        tx.create(claimRef, ClaimDocuments.claimRecord(fresh.getId(), code, now));
         return new Claim(campaign.id(), new CouponCode(code), slot, now);
       }
     }

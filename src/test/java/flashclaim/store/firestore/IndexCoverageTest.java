@@ -70,7 +70,12 @@ class IndexCoverageTest {
               ADMIN_SHAPES,
               "RunQuery (in transaction) coupons WHERE isAssigned EQUAL AND randomFloat"
                   + " GREATER_THAN_OR_EQUAL AND randomFloat LESS_THAN ORDER BY randomFloat ASCENDING"
-                  + " LIMIT 5"));
+                  + " LIMIT 5"),
+          OldestFirstClaimStrategy.NAME,
+          concat(
+              ADMIN_SHAPES,
+              "RunQuery (in transaction) coupons WHERE isAssigned EQUAL ORDER BY randomFloat"
+                  + " ASCENDING LIMIT 1"));
 
   private static Map<String, List<QueryRecorder.Recorded>> recorded;
   private static Map<String, List<String>> unsupported;
