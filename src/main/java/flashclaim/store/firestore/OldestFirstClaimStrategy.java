@@ -23,23 +23,13 @@ import java.util.concurrent.atomic.AtomicReference;
  * same coupon, so it shows what a hot spot costs. Correct (the transaction's reads lock what it
  * writes), just slow; retried until the deadline.
  */
-final class OldestFirstClaimStrategy implements ClaimStore {
+final class OldestFirstClaimStrategy extends FirestoreClaimStrategy {
   static final String NAME = "oldest-first";
   private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(30);
 
-  private final ClaimDocuments docs;
-  private final Clock clock;
-  private final ContentionCounters counters;
 
   OldestFirstClaimStrategy(ClaimDocuments docs, Clock clock, ContentionCounters counters) {
-    this.docs = docs;
-    this.clock = clock;
-    this.counters = counters;
-  }
-
-  @Override
-  public List<Claim> holdings(Campaign campaign, UserId user) {
-    return docs.holdings(campaign, user);
+    super(docs, clock, counters);
   }
 
   @Override

@@ -47,16 +47,13 @@ import java.util.concurrent.ThreadLocalRandom;
  *
  * Losing every candidate probes again until the deadline, then gives up as {@code Contended} (G6).
  */
-final class OptimisticClaimStrategy implements ClaimStore {
+final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
   static final String NAME = "optimistic";
   /** Campaigns with a candidate pool on one instance before the pools are dropped and rebuilt. */
   private static final int MAX_POOLS = 1_000;
 
-  private final ClaimDocuments docs;
   private final int candidates;
   private final Duration candidateMaxAge;
-  private final Clock clock;
-  private final ContentionCounters counters;
   private final Map<CampaignId, CandidatePool> pools = new ConcurrentHashMap<>();
 
   OptimisticClaimStrategy(
@@ -65,16 +62,9 @@ final class OptimisticClaimStrategy implements ClaimStore {
       Duration candidateMaxAge,
       Clock clock,
       ContentionCounters counters) {
-    this.docs = docs;
+    super(docs, clock, counters);
     this.candidates = Math.max(1, candidates);
     this.candidateMaxAge = candidateMaxAge;
-    this.clock = clock;
-    this.counters = counters;
-  }
-
-  @Override
-  public List<Claim> holdings(Campaign campaign, UserId user) {
-    return docs.holdings(campaign, user);
   }
 
   @Override

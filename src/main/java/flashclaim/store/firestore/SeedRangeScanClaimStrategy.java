@@ -36,26 +36,16 @@ import java.util.concurrent.atomic.AtomicReference;
  * <p>The one addition: it stops between ranges once the deadline has passed, so that even the
  * baseline cannot hold a request without bound (G6).
  */
-final class SeedRangeScanClaimStrategy implements ClaimStore {
+final class SeedRangeScanClaimStrategy extends FirestoreClaimStrategy {
   static final String NAME = "seed";
   private static final int RANGES = 10;
   private static final int CANDIDATES = 5;
   /** Client default attempts with up to 2 s of lock wait each on the emulator, plus margin. */
   private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(30);
 
-  private final ClaimDocuments docs;
-  private final Clock clock;
-  private final ContentionCounters counters;
 
   SeedRangeScanClaimStrategy(ClaimDocuments docs, Clock clock, ContentionCounters counters) {
-    this.docs = docs;
-    this.clock = clock;
-    this.counters = counters;
-  }
-
-  @Override
-  public List<Claim> holdings(Campaign campaign, UserId user) {
-    return docs.holdings(campaign, user);
+    super(docs, clock, counters);
   }
 
   @Override
