@@ -8,9 +8,10 @@ import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
 
 /**
- * The layering of the service: the core (campaigns, claims, audit) knows nothing of the HTTP API,
- * of the store adapters or of the Firestore and gRPC libraries; the HTTP API reaches the store
- * only through the core's ports; store adapters know nothing of HTTP. Production classes only.
+ * The layering of the service: the core (campaigns, claims, audit, locks, redemption) knows
+ * nothing of the HTTP API, of the store adapters or of the Firestore and gRPC libraries; the HTTP
+ * API reaches the store only through the core's ports; store adapters know nothing of HTTP.
+ * Production classes only.
  */
 @AnalyzeClasses(packages = "flashclaim", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
@@ -19,7 +20,12 @@ class ArchitectureTest {
   static final ArchRule coreIsIndependentOfAdaptersAndLibraries =
       noClasses()
           .that()
-          .resideInAnyPackage("flashclaim.campaign..", "flashclaim.claim..", "flashclaim.audit..")
+          .resideInAnyPackage(
+              "flashclaim.campaign..",
+              "flashclaim.claim..",
+              "flashclaim.audit..",
+              "flashclaim.lock..",
+              "flashclaim.redemption..")
           .should()
           .dependOnClassesThat()
           .resideInAnyPackage(

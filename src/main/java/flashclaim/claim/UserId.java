@@ -1,10 +1,7 @@
 package flashclaim.claim;
 
 import flashclaim.InvalidInputException;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
+import flashclaim.Sha256;
 
 /**
  * The user who claims: the {@code sub} of a verified token, any string of up to 512 characters. It
@@ -22,12 +19,7 @@ public record UserId(String value) {
 
   /** SHA-256 of the id, as 64 lowercase hex characters. */
   public String key() {
-    try {
-      MessageDigest sha = MessageDigest.getInstance("SHA-256");
-      return HexFormat.of().formatHex(sha.digest(value.getBytes(StandardCharsets.UTF_8)));
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every JDK", e);
-    }
+    return Sha256.hex(value);
   }
 
   @Override

@@ -2,14 +2,12 @@ package flashclaim.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.cloud.firestore.CollectionReference;
-import com.google.cloud.firestore.DocumentReference;
-import com.google.cloud.firestore.DocumentSnapshot;
 import com.nimbusds.jose.PlainHeader;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
 import flashclaim.testing.Api;
 import flashclaim.testing.ServiceInstance;
+import flashclaim.testing.StoreContents;
 import flashclaim.testing.TestEmulator;
 import flashclaim.testing.Tokens;
 import java.io.ByteArrayInputStream;
@@ -122,7 +120,7 @@ class BadInputTest {
     Api.Response claimed =
         Api.post(service.url(), claimsPath(campaign), Tokens.user(SEEDED_USER), null);
     assertThat(claimed.status()).as("seed claim %s", claimed).isEqualTo(201);
-    storeBefore = storeSnapshot();
+    storeBefore = StoreContents.snapshot();
     assertThat(storeBefore).hasSize(1 + SEEDED_COUPONS + 1);
   }
 
@@ -703,30 +701,6 @@ class BadInputTest {
     assertThat(body.get("type")).as("type of %s", response).asString().startsWith(PROBLEM_PREFIX);
     assertThat(body.get("title")).as("title of %s", response).asString().isNotBlank();
     assertThat(body.get("status")).as("status field of %s", response).isEqualTo(response.status());
-    assertThat(storeSnapshot()).as("store after %s", response).isEqualTo(storeBefore);
-  }
-
-  /**
-   * Every document of the emulator, existing or only holding subcollections, by path, with its
-   * update time: a write of any kind anywhere changes it.
-   */
-  private static Map<String, String> storeSnapshot() {
-    Map<String, String> documents = new TreeMap<>();
-    TestEmulator.firestore().listCollections().forEach(c -> collect(c, documents));
-    return documents;
-  }
-
-  private static void collect(CollectionReference collection, Map<String, String> documents) {
-    for (DocumentReference document : collection.listDocuments()) {
-      DocumentSnapshot snapshot;
-      try {
-        snapshot = document.get().get(60, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        throw new IllegalStateException("reading " + document.getPath(), e);
-      }
-      documents.put(
-          document.getPath(), snapshot.exists() ? String.valueOf(snapshot.getUpdateTime()) : "missing");
-      document.listCollections().forEach(c -> collect(c, documents));
-    }
+    assertThat(StoreContents.snapshot()).as("store after %s", response).isEqualTo(storeBefore);
   }
 }

@@ -2,6 +2,7 @@ package flashclaim.testing;
 
 import com.google.cloud.Timestamp;
 import com.google.cloud.firestore.Firestore;
+import com.google.cloud.firestore.QueryDocumentSnapshot;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -41,6 +42,25 @@ public final class FirestoreBackend implements StoreBackend {
             d ->
                 new StoredClaim(d.getId(), d.getId(), d.getString("couponId"), d.getString("code")))
         .toList();
+  }
+
+  @Override
+  public StoredRedemption redemption(String campaign, String code) {
+    QueryDocumentSnapshot doc =
+        StoreContents.coupons(campaign).stream()
+            .filter(d -> code.equals(d.getString("code")))
+            .findFirst()
+            .orElseThrow(() -> new AssertionError("no coupon " + code + " in " + campaign));
+    return new StoredRedemption(
+        doc.getString("redemptionState"),
+        doc.getString("orderId"),
+        instant(doc.getTimestamp("redeemedAt")),
+        instant(doc.getTimestamp("cancelledAt")));
+  }
+
+  @Override
+  public Map<String, String> snapshot() {
+    return StoreContents.snapshot();
   }
 
   /** Cuts the instance's store connection at once, then stops it. */

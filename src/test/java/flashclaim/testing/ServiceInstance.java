@@ -25,6 +25,7 @@ public final class ServiceInstance implements AutoCloseable {
     all.put("flashclaim.firestore.emulator-host", TestEmulator.host());
     all.put("flashclaim.firestore.embedded", "false");
     all.put("flashclaim.auth.hs256-secret", Tokens.SECRET);
+    all.put("flashclaim.webhooks.secret", Webhooks.SECRET);
     all.putAll(properties);
     EmbeddedServer server = ApplicationContext.run(EmbeddedServer.class, all, "test");
     return new ServiceInstance(server);

@@ -22,11 +22,23 @@ public interface StoreBackend {
   /** The claim records of a campaign as stored. */
   List<StoredClaim> claims(String campaign);
 
+  /** The redemption fields of the coupon with this code; all null when it was never redeemed. */
+  StoredRedemption redemption(String campaign, String code);
+
+  /**
+   * Every record of the store with its version: two snapshots are equal only if nothing at all
+   * was written in between.
+   */
+  Map<String, String> snapshot();
+
   /** Stops an instance without letting it finish its in-flight store work. */
   void killAbruptly(ServiceInstance instance);
 
   /** A coupon as stored; {@code holder} is null while unassigned. */
   record StoredCoupon(String id, String code, boolean assigned, String holder, Instant assignedAt) {}
+
+  /** A coupon's redemption fields as stored. */
+  record StoredRedemption(String state, String orderId, Instant redeemedAt, Instant cancelledAt) {}
 
   /** A claim record as stored. */
   record StoredClaim(String id, String holder, String couponId, String code) {}

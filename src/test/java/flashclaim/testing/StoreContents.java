@@ -1,7 +1,12 @@
 package flashclaim.testing;
 
+import com.google.cloud.firestore.CollectionReference;
+import com.google.cloud.firestore.DocumentReference;
+import com.google.cloud.firestore.DocumentSnapshot;
 import com.google.cloud.firestore.QueryDocumentSnapshot;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 
 /** What the emulator holds, read directly with the test's own client (not through the service). */
@@ -21,6 +26,30 @@ public final class StoreContents {
       return TestEmulator.firestore().collection(collection).get().get(60, TimeUnit.SECONDS).getDocuments();
     } catch (Exception e) {
       throw new IllegalStateException("reading " + collection, e);
+    }
+  }
+
+  /**
+   * Every document of the emulator, existing or only holding subcollections, by path, with its
+   * update time: a write of any kind anywhere changes it.
+   */
+  public static Map<String, String> snapshot() {
+    Map<String, String> documents = new TreeMap<>();
+    TestEmulator.firestore().listCollections().forEach(c -> collect(c, documents));
+    return documents;
+  }
+
+  private static void collect(CollectionReference collection, Map<String, String> documents) {
+    for (DocumentReference document : collection.listDocuments()) {
+      DocumentSnapshot snapshot;
+      try {
+        snapshot = document.get().get(60, TimeUnit.SECONDS);
+      } catch (Exception e) {
+        throw new IllegalStateException("reading " + document.getPath(), e);
+      }
+      documents.put(
+          document.getPath(), snapshot.exists() ? String.valueOf(snapshot.getUpdateTime()) : "missing");
+      document.listCollections().forEach(c -> collect(c, documents));
     }
   }
 }

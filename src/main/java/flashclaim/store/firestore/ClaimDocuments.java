@@ -6,7 +6,6 @@ import com.google.api.core.ApiFuture;
 import com.google.cloud.firestore.DocumentReference;
 import com.google.cloud.firestore.DocumentSnapshot;
 import com.google.cloud.firestore.Firestore;
-import flashclaim.StoreException;
 import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CouponCode;
 import flashclaim.claim.Claim;
@@ -18,9 +17,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -93,7 +89,7 @@ final class ClaimDocuments {
    * Waits for a commit whose failure may be an expected outcome.
    *
    * @return {@code OK} on success, or the code of an expected failure (a failed precondition, a
-   *     document that exists, an aborted transaction); anything else throws {@link StoreException}.
+   *     document that exists, an aborted transaction); anything else throws {@link flashclaim.StoreException}.
    *     Expected failures cost no exception on the caller's side: under contention they are the
    *     common case.
    */
@@ -103,19 +99,6 @@ final class ClaimDocuments {
 
   /** {@link #commit(Supplier, String)} with its own timeout. */
   Status.Code commit(Supplier<? extends ApiFuture<?>> start, String what, Duration timeout) {
-    ApiFuture<?> commit = FirestoreCalls.start(start, what);
-    try {
-      commit.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-      return Status.Code.OK;
-    } catch (ExecutionException e) {
-      return FirestoreCalls.expectedCode(e.getCause())
-          .orElseThrow(() -> new StoreException("Firestore failed to " + what, e.getCause()));
-    } catch (TimeoutException e) {
-      commit.cancel(true);
-      throw new StoreException("Firestore did not " + what + " within " + timeout, e);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new StoreException("interrupted while waiting to " + what, e);
-    }
+    return FirestoreCalls.attempt(start, timeout, what).code();
   }
 }

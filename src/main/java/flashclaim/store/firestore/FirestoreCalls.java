@@ -19,15 +19,50 @@ final class FirestoreCalls {
   private FirestoreCalls() {}
 
   /**
+   * What a call whose failure may be an expected outcome came to.
+   *
+   * @param code {@code OK}, or the code of an expected failure (see {@link #expectedCode})
+   * @param value the call's result when {@code OK}, else null
+   */
+  record Attempt<T>(Status.Code code, T value) {
+    boolean ok() {
+      return code == Status.Code.OK;
+    }
+  }
+
+  /**
    * Starts the call and waits for it; any failure, including one the client throws before the call
    * starts (a closed client during shutdown), becomes a {@link StoreException}.
    */
   static <T> T await(Supplier<ApiFuture<T>> start, Duration timeout, String what) {
-    ApiFuture<T> call = start(start, what);
+    return call(start, timeout, what, false).value();
+  }
+
+  /**
+   * Like {@link #await}, but an expected failure (a failed precondition, a document that exists or
+   * is missing, an aborted transaction) is a value, not an exception: under contention it is the
+   * common case, and it costs the caller no stack trace.
+   */
+  static <T> Attempt<T> attempt(
+      Supplier<? extends ApiFuture<? extends T>> start, Duration timeout, String what) {
+    return call(start, timeout, what, true);
+  }
+
+  private static <T> Attempt<T> call(
+      Supplier<? extends ApiFuture<? extends T>> start,
+      Duration timeout,
+      String what,
+      boolean expectedIsValue) {
+    ApiFuture<? extends T> call = start(start, what);
     try {
-      return call.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+      return new Attempt<>(Status.Code.OK, call.get(timeout.toMillis(), TimeUnit.MILLISECONDS));
     } catch (ExecutionException e) {
-      throw new StoreException("Firestore failed to " + what + ": " + statusOf(e.getCause()), e.getCause());
+      Throwable cause = e.getCause();
+      Optional<Status.Code> expected = expectedIsValue ? expectedCode(cause) : Optional.empty();
+      if (expected.isPresent()) {
+        return new Attempt<>(expected.get(), null);
+      }
+      throw new StoreException("Firestore failed to " + what + ": " + statusOf(cause), cause);
     } catch (TimeoutException e) {
       call.cancel(true);
       throw new StoreException("Firestore did not " + what + " within " + timeout, e);

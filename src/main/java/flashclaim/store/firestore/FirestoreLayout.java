@@ -3,12 +3,9 @@ package flashclaim.store.firestore;
 import com.google.cloud.firestore.CollectionReference;
 import com.google.cloud.firestore.DocumentReference;
 import com.google.cloud.firestore.Firestore;
+import flashclaim.Sha256;
 import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CouponCode;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
-import java.util.HexFormat;
 
 /**
  * Collection, document and field names of the Firestore layout (DESIGN.md), in one place:
@@ -17,6 +14,7 @@ import java.util.HexFormat;
  * campaigns/{campaignId}
  * campaigns/{campaignId}/coupons/{couponId}   couponId = first 128 bits of SHA-256(code), hex
  * campaigns/{campaignId}/claims/{claimId}     claimId = userKey for slot 0, userKey-slot after
+ * locks/{lockId}                              lockId = SHA-256(lock key), hex
  * </pre>
  *
  * A coupon's {@code assignedTo} is the id of the claim record that names it (so the holder's user
@@ -25,13 +23,20 @@ import java.util.HexFormat;
  * field costs index entries on every write (Firestore indexes every field by default), so the
  * documents carry nothing that can be derived.
  *
- * Coupon ids are hashes, so they are spread evenly over the key space (no sequential hot spot) and
+ * <p>A coupon that a shop reported redeemed also holds {@code redemptionState} ({@code redeemed}, or
+ * {@code assigned} after the order was cancelled), the {@code orderId} of the last redemption event
+ * applied, and {@code redeemedAt} / {@code cancelledAt}; a coupon without them was never redeemed.
+ * A lock holds its {@code owner} (null while free), {@code lockedUntil} and the {@code fence}
+ * (fencing token) of its latest acquisition; it is never deleted, so the token never restarts.
+ *
+ * <p>Coupon ids are hashes, so they are spread evenly over the key space (no sequential hot spot) and
  * adding the same code twice finds the same document, which makes seeding idempotent.
  */
 final class FirestoreLayout {
   static final String CAMPAIGNS = "campaigns";
   static final String COUPONS = "coupons";
   static final String CLAIMS = "claims";
+  static final String LOCKS = "locks";
 
   // campaign fields
   static final String NAME = "name";
@@ -46,10 +51,19 @@ final class FirestoreLayout {
   static final String ASSIGNED_TO = "assignedTo";
   static final String ASSIGNED_AT = "assignedAt";
   static final String RANDOM_FLOAT = "randomFloat";
+  static final String REDEMPTION_STATE = "redemptionState";
+  static final String ORDER_ID = "orderId";
+  static final String REDEEMED_AT = "redeemedAt";
+  static final String CANCELLED_AT = "cancelledAt";
 
   // claim fields
   static final String COUPON_ID = "couponId";
   static final String CLAIMED_AT = "claimedAt";
+
+  // lock fields
+  static final String OWNER = "owner";
+  static final String LOCKED_UNTIL = "lockedUntil";
+  static final String FENCE = "fence";
 
   private FirestoreLayout() {}
 
@@ -65,14 +79,12 @@ final class FirestoreLayout {
     return campaign(db, id).collection(CLAIMS);
   }
 
+  static DocumentReference lock(Firestore db, String lockId) {
+    return db.collection(LOCKS).document(lockId);
+  }
+
   static String couponId(CouponCode code) {
-    try {
-      byte[] hash =
-          MessageDigest.getInstance("SHA-256").digest(code.value().getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(hash, 0, 16);
-    } catch (NoSuchAlgorithmException e) {
-      throw new IllegalStateException("SHA-256 is part of every JDK", e);
-    }
+    return Sha256.hex(code.value(), 16);
   }
 
   static String claimId(String userKey, int slot) {

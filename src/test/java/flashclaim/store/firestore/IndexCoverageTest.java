@@ -16,6 +16,7 @@ import flashclaim.testing.Claimer;
 import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.TestEmulator;
 import flashclaim.testing.Tokens;
+import flashclaim.testing.Webhooks;
 import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
@@ -38,8 +39,8 @@ import org.junit.jupiter.api.Test;
  * <p>It starts one service instance per claim strategy with a {@link QueryRecorder} on the
  * Firestore client's channel, drives every route that queries (create a campaign, add coupons
  * given and generated, stock, claims until sold out, the caller's claims, the audit over more than
- * one page), and then checks each recorded query against the file by Firestore's index rules
- * ({@link IndexCoverage}). It also checks that every query shape the code is known to issue was
+ * one page, a redemption webhook that names only the code), and then checks each recorded query
+ * against the file by Firestore's index rules ({@link IndexCoverage}). It also checks that every query shape the code is known to issue was
  * seen, so it cannot pass by recording nothing, and that the rules reject made-up queries whose
  * index is missing.
  */
@@ -47,33 +48,36 @@ class IndexCoverageTest {
   /** More coupons than one audit page (FirestoreCouponStore.AUDIT_PAGE = 5,000) holds. */
   private static final int MORE_THAN_ONE_AUDIT_PAGE = 5_001;
 
-  private static final List<String> ADMIN_SHAPES =
+  /** The query shapes of the admin routes and of the webhook: the same with every strategy. */
+  private static final List<String> SHARED_SHAPES =
       List.of(
           "RunAggregationQuery COUNT OF coupons",
           "RunAggregationQuery COUNT OF coupons WHERE isAssigned EQUAL",
           "RunQuery coupons ORDER BY __name__ ASCENDING LIMIT 5000",
           "RunQuery coupons ORDER BY __name__ ASCENDING START_AFTER LIMIT 5000",
-          "RunQuery claims ORDER BY __name__ ASCENDING LIMIT 5000");
+          "RunQuery claims ORDER BY __name__ ASCENDING LIMIT 5000",
+          // a redemption webhook that names only the code: the lookup over every campaign
+          "RunQuery coupons (group) WHERE code EQUAL LIMIT 2");
 
   /** Every query shape each strategy's instance is known to issue on the routes driven here. */
   private static final Map<String, List<String>> EXPECTED_SHAPES =
       Map.of(
           OptimisticClaimStrategy.NAME,
           concat(
-              ADMIN_SHAPES,
+              SHARED_SHAPES,
               // the probe from a random point
               "RunQuery coupons WHERE isAssigned EQUAL ORDER BY randomFloat ASCENDING START_AT LIMIT 20",
               // the probe over the whole range: what proves "sold out"
               "RunQuery coupons WHERE isAssigned EQUAL ORDER BY randomFloat ASCENDING LIMIT 20"),
           SeedRangeScanClaimStrategy.NAME,
           concat(
-              ADMIN_SHAPES,
+              SHARED_SHAPES,
               "RunQuery (in transaction) coupons WHERE isAssigned EQUAL AND randomFloat"
                   + " GREATER_THAN_OR_EQUAL AND randomFloat LESS_THAN ORDER BY randomFloat ASCENDING"
                   + " LIMIT 5"),
           OldestFirstClaimStrategy.NAME,
           concat(
-              ADMIN_SHAPES,
+              SHARED_SHAPES,
               "RunQuery (in transaction) coupons WHERE isAssigned EQUAL ORDER BY randomFloat"
                   + " ASCENDING LIMIT 1"));
 
@@ -205,6 +209,19 @@ class IndexCoverageTest {
   }
 
   @Test
+  void theCodeLookupOverEveryCampaignNeedsItsCollectionGroupIndex() {
+    StructuredQuery byCode = query("coupons", List.of(eq("code")), List.of());
+    StructuredQuery group =
+        byCode.toBuilder().setFrom(0, byCode.getFrom(0).toBuilder().setAllDescendants(true)).build();
+    IndexCoverage.Need need = IndexCoverage.need(group);
+
+    assertThat(need.composite()).isFalse();
+    assertThat(IndexCoverage.problem(need, declared())).isEmpty();
+    assertThat(IndexCoverage.problem(need, IndexCoverage.parse("{\"indexes\":[]}"))).isPresent();
+    assertThat(IndexCoverage.problem(IndexCoverage.need(byCode), declared())).isEmpty();
+  }
+
+  @Test
   void aFieldOverrideThatDropsASingleFieldIndexIsNoticed() {
     IndexCoverage.Declared exempt =
         IndexCoverage.parse(
@@ -288,6 +305,18 @@ class IndexCoverageTest {
         .containsEntry("coupons", List.of());
     assertThat(stock(expect(Api.get(url, base, admin), 200))).containsExactly(7L, 7L, 0L);
     assertThat(expect(Api.get(url, base + "/audit", admin), 200).json().get("ok")).isEqualTo(true);
+
+    // A redemption webhook without a campaign id looks the code up in every campaign.
+    String code = Claimer.claimUntilFinal(url, campaign, "index-user-0").code();
+    Api.Response byCode = Webhooks.deliver(url, Webhooks.body(null, code, "index-order", "redeemed"));
+    if (byCode.status() == 409) {
+      // The given codes (GIVEN-n) are in the campaign of every strategy driven before this one.
+      assertThat(byCode.json().get("type")).isEqualTo("urn:flashclaim:problem:ambiguous-code");
+      byCode = Webhooks.deliver(url, Webhooks.body(campaign, code, "index-order", "redeemed"));
+    }
+    assertThat(expect(byCode, 200).json())
+        .containsEntry("result", "applied")
+        .containsEntry("campaignId", campaign);
 
     // An audit that reads more than one page.
     String big = campaign + "-paged";

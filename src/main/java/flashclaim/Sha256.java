@@ -1,0 +1,26 @@
+package flashclaim;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/** SHA-256 of text, for ids that must be fixed-length, evenly spread and safe as document ids. */
+public final class Sha256 {
+  private Sha256() {}
+
+  /** SHA-256 of the UTF-8 bytes of {@code text}, as 64 lowercase hex characters. */
+  public static String hex(String text) {
+    return hex(text, 32);
+  }
+
+  /** The first {@code bytes} bytes of the SHA-256 of {@code text}, as lowercase hex. */
+  public static String hex(String text, int bytes) {
+    try {
+      byte[] hash = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+      return HexFormat.of().formatHex(hash, 0, bytes);
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is part of every JDK", e);
+    }
+  }
+}

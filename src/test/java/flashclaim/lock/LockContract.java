@@ -1,0 +1,450 @@
+package flashclaim.lock;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flashclaim.testing.MultiInstanceTest;
+import flashclaim.testing.ServiceInstance;
+import flashclaim.testing.TestEmulator;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The per-key lock across {@value MultiInstanceTest#INSTANCES} instances (separate application
+ * contexts, each with its own store client and renewal threads) and separate processes, on a real
+ * store. Subclassed per store.
+ */
+public abstract class LockContract extends MultiInstanceTest {
+  private static final Duration LONG_WAIT = Duration.ofSeconds(120);
+  private static final Pattern FENCE_LINE = Pattern.compile("^" + LockHolderMain.FENCE + " (\\d+)$");
+
+  private int keyCounter;
+
+  private LockService locks(int instance) {
+    return instances.get(instance % instances.size()).context().getBean(LockService.class);
+  }
+
+  private LockStore store(int instance) {
+    return instances.get(instance % instances.size()).context().getBean(LockStore.class);
+  }
+
+  private String newKey() {
+    return getClass().getSimpleName() + "/key-" + (++keyCounter);
+  }
+
+  private static LockOptions options(Duration lease, Duration waitTimeout) {
+    return new LockOptions(lease, waitTimeout);
+  }
+
+  // ---------------------------------------------------------------- mutual exclusion
+
+  /**
+   * 3 instances x 8 threads each run a non-atomic increment (read, yield, write back) of one
+   * counter under one key, 5 times per thread: the total is exact, no two actions ever overlapped,
+   * and the fencing tokens, in the order the actions entered, only grew.
+   */
+  @Test
+  void mutualExclusionGivesExactTotalsAcrossInstances() throws Exception {
+    String key = newKey();
+    int threadsPerInstance = 8;
+    int perThread = 5;
+    int threads = INSTANCES * threadsPerInstance;
+    long[] counter = {0}; // deliberately not atomic
+    AtomicInteger inside = new AtomicInteger();
+    AtomicInteger mostInside = new AtomicInteger();
+    List<Long> fences = Collections.synchronizedList(new ArrayList<>());
+
+    List<Integer> ran =
+        runAll(
+            threads,
+            threads,
+            t ->
+                () -> {
+                  int done = 0;
+                  for (int i = 0; i < perThread; i++) {
+                    LockOutcome<Void> outcome =
+                        locks(t)
+                            .runWithLock(
+                                key,
+                                options(Duration.ofSeconds(10), LONG_WAIT),
+                                held -> {
+                                  mostInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
+                                  fences.add(held.fencingToken());
+                                  long read = counter[0];
+                                  Thread.yield();
+                                  sleepMillis(1);
+                                  counter[0] = read + 1;
+                                  inside.decrementAndGet();
+                                  return null;
+                                });
+                    assertThat(outcome).isInstanceOf(LockOutcome.Ran.class);
+                    assertThat(((LockOutcome.Ran<Void>) outcome).leaseLost()).isFalse();
+                    done++;
+                  }
+                  return done;
+                });
+
+    int total = threads * perThread;
+    assertThat(ran.stream().mapToInt(Integer::intValue).sum()).isEqualTo(total);
+    assertThat(counter[0]).isEqualTo(total);
+    assertThat(mostInside.get()).as("actions running at once").isEqualTo(1);
+    assertThat(fences).hasSize(total);
+    for (int i = 1; i < fences.size(); i++) {
+      assertThat(fences.get(i)).as("fence %d after %d", i, i - 1).isGreaterThan(fences.get(i - 1));
+    }
+  }
+
+  /** A held key does not hold up another key; waiting for a held key ends in NotAcquired. */
+  @Test
+  void differentKeysRunInParallelAndAWaitEndsInNotAcquired() throws Exception {
+    String held = newKey();
+    String other = newKey();
+    CountDownLatch holding = new CountDownLatch(1);
+    CountDownLatch finish = new CountDownLatch(1);
+    CompletableFuture<LockOutcome<String>> holder =
+        CompletableFuture.supplyAsync(
+            () ->
+                locks(0)
+                    .runWithLock(
+                        held,
+                        locks(0).defaults(),
+                        lock -> {
+                          holding.countDown();
+                          await(finish);
+                          return "done";
+                        }));
+    assertThat(holding.await(60, TimeUnit.SECONDS)).isTrue();
+
+    LockOutcome<String> parallel =
+        locks(1).runWithLock(other, options(Duration.ofSeconds(10), Duration.ZERO), lock -> "other");
+    Duration wait = Duration.ofMillis(700);
+    Instant started = Instant.now();
+    AtomicInteger ranWhileHeld = new AtomicInteger();
+    LockOutcome<String> blocked =
+        locks(2)
+            .runWithLock(
+                held,
+                options(Duration.ofSeconds(10), wait),
+                lock -> {
+                  ranWhileHeld.incrementAndGet();
+                  return "must not run";
+                });
+    Duration waited = Duration.between(started, Instant.now());
+    finish.countDown();
+
+    assertThat(parallel).isEqualTo(new LockOutcome.Ran<>("other", 1, false));
+    assertThat(blocked).isInstanceOf(LockOutcome.NotAcquired.class);
+    assertThat(((LockOutcome.NotAcquired<String>) blocked).waited()).isGreaterThanOrEqualTo(wait);
+    assertThat(waited).isGreaterThanOrEqualTo(wait).isLessThan(wait.plusSeconds(10));
+    assertThat(ranWhileHeld.get()).isZero();
+    assertThat(holder.get(60, TimeUnit.SECONDS)).isEqualTo(new LockOutcome.Ran<>("done", 1, false));
+  }
+
+  // ---------------------------------------------------------------- fencing tokens
+
+  /**
+   * Every acquisition, on whichever instance, gets the previous token + 1; release keeps the
+   * record (free, with its token), so the token never starts again.
+   */
+  @Test
+  void fencingTokenGrowsWithEveryAcquisitionAndSurvivesRelease() {
+    String key = newKey();
+    List<Long> tokens = new ArrayList<>();
+    for (int i = 0; i < 6; i++) {
+      LockOutcome<Long> outcome =
+          locks(i).runWithLock(key, locks(i).defaults(), HeldLock::fencingToken);
+      Long token = ((LockOutcome.Ran<Long>) outcome).result();
+      assertThat(((LockOutcome.Ran<Long>) outcome).fencingToken()).isEqualTo(token);
+      tokens.add(token);
+      Optional<LockStore.LockState> record = store(i + 1).read(LockService.lockId(key));
+      assertThat(record).isPresent();
+      assertThat(record.get().owner()).as("released").isNull();
+      assertThat(record.get().fencingToken()).isEqualTo(token);
+    }
+    assertThat(tokens).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
+  }
+
+  // ---------------------------------------------------------------- renewal and takeover
+
+  /** A lease is renewed while its action runs, well past the lease's own length. */
+  @Test
+  void renewalKeepsALongActionsLease() throws Exception {
+    String key = newKey();
+    Duration lease = Duration.ofMillis(800);
+    CountDownLatch holding = new CountDownLatch(1);
+    CompletableFuture<LockOutcome<String>> holder =
+        CompletableFuture.supplyAsync(
+            () ->
+                locks(0)
+                    .runWithLock(
+                        key,
+                        options(lease, LONG_WAIT),
+                        lock -> {
+                          holding.countDown();
+                          sleepMillis(lease.toMillis() * 4);
+                          return lock.isLost() ? "lost" : "held";
+                        }));
+    assertThat(holding.await(60, TimeUnit.SECONDS)).isTrue();
+
+    LockOutcome<String> waiter =
+        locks(1).runWithLock(key, options(lease, lease.multipliedBy(3)), lock -> "stolen");
+
+    assertThat(waiter).isInstanceOf(LockOutcome.NotAcquired.class);
+    assertThat(holder.get(60, TimeUnit.SECONDS)).isEqualTo(new LockOutcome.Ran<>("held", 1, false));
+  }
+
+  /**
+   * A holder process is killed with SIGKILL while it holds a lock (renewing it): until its lease
+   * runs out nobody gets the lock; then another instance takes it over, with a larger fencing
+   * token.
+   */
+  @Test
+  void expiredLeaseOfAKilledProcessIsTakenOver() throws Exception {
+    String key = newKey();
+    Duration lease = Duration.ofSeconds(2);
+    LockOutcome<Long> first = locks(0).runWithLock(key, locks(0).defaults(), HeldLock::fencingToken);
+    long before = ((LockOutcome.Ran<Long>) first).fencingToken();
+
+    Process holder = startHolderProcess(key, lease);
+    try {
+      long killedToken = awaitFence(holder);
+      assertThat(killedToken).isGreaterThan(before);
+      // The process renews its lease: after more than one lease it still holds the lock.
+      LockOutcome<String> whileAlive =
+          locks(1).runWithLock(key, options(lease, lease.multipliedBy(2)), lock -> "stolen");
+      assertThat(whileAlive).isInstanceOf(LockOutcome.NotAcquired.class);
+
+      holder.destroyForcibly(); // SIGKILL: no finally, no release, no shutdown hook
+      assertThat(holder.waitFor(30, TimeUnit.SECONDS)).isTrue();
+      Instant killed = Instant.now();
+
+      LockOutcome<Long> takeover =
+          locks(2).runWithLock(key, options(lease, LONG_WAIT), HeldLock::fencingToken);
+      Duration afterKill = Duration.between(killed, Instant.now());
+
+      assertThat(takeover).isInstanceOf(LockOutcome.Ran.class);
+      long takeoverToken = ((LockOutcome.Ran<Long>) takeover).fencingToken();
+      System.out.printf(
+          "killed holder held token %d; taken over %d ms after the kill with token %d%n",
+          killedToken, afterKill.toMillis(), takeoverToken);
+      assertThat(takeoverToken).isGreaterThan(killedToken);
+      // The last renewal came at most a renewal interval before the kill.
+      double fraction = instances.get(2).context().getBean(LockConfig.class).renewalFraction();
+      assertThat(afterKill.toMillis())
+          .as("takeover after the kill")
+          .isGreaterThanOrEqualTo((long) (lease.toMillis() * (1 - fraction)) - 200);
+    } finally {
+      holder.destroyForcibly();
+    }
+  }
+
+  /**
+   * A holder whose lease ran out without renewal (here: an instance whose renewal comes only after
+   * 3 leases) is taken over by another instance. Whether it then releases (before its renewal is
+   * due) or renews (its action runs on), its write fails: it learns that it lost the lock, and the
+   * successor keeps holding it.
+   */
+  @Test
+  void staleHolderCannotReleaseNorRenewItsSuccessorsLock() throws Exception {
+    try (ServiceInstance slow = startInstanceWith(Map.of("flashclaim.lock.renewal-fraction", "3"))) {
+      LockService stale = slow.context().getBean(LockService.class);
+      // Released right after the takeover, long before its renewal is due.
+      staleHolderIsTakenOver(stale, false);
+      // Runs on until its renewal, which finds the successor's record.
+      staleHolderIsTakenOver(stale, true);
+    }
+  }
+
+  private void staleHolderIsTakenOver(LockService stale, boolean untilRenewal) throws Exception {
+    String key = newKey();
+    Duration lease = Duration.ofSeconds(1);
+    CountDownLatch staleHolds = new CountDownLatch(1);
+    CountDownLatch successorHolds = new CountDownLatch(1);
+    CountDownLatch successorMayFinish = new CountDownLatch(1);
+    CompletableFuture<LockOutcome<Boolean>> staleRun =
+        CompletableFuture.supplyAsync(
+            () ->
+                stale.runWithLock(
+                    key,
+                    options(lease, LONG_WAIT),
+                    lock -> {
+                      staleHolds.countDown();
+                      await(successorHolds);
+                      long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+                      while (untilRenewal && !lock.isLost() && System.nanoTime() < until) {
+                        sleepMillis(20);
+                      }
+                      return lock.isLost();
+                    }));
+    assertThat(staleHolds.await(60, TimeUnit.SECONDS)).isTrue();
+    CompletableFuture<LockOutcome<Long>> successorRun =
+        CompletableFuture.supplyAsync(
+            () ->
+                locks(0)
+                    .runWithLock(
+                        key,
+                        options(Duration.ofSeconds(30), LONG_WAIT),
+                        lock -> {
+                          successorHolds.countDown();
+                          await(successorMayFinish);
+                          return lock.fencingToken();
+                        }));
+
+    LockOutcome<Boolean> staleOutcome = staleRun.get(90, TimeUnit.SECONDS);
+    // Lost: known to the action only when its renewal failed, to the outcome in either case.
+    assertThat(staleOutcome).isEqualTo(new LockOutcome.Ran<>(untilRenewal, 1, true));
+    // The stale holder has finished and tried to release: the successor still holds the lock.
+    LockStore.LockState record = store(1).read(LockService.lockId(key)).orElseThrow();
+    assertThat(record.owner()).isNotNull();
+    assertThat(record.fencingToken()).isEqualTo(2);
+    assertThat(record.isFreeAt(Instant.now())).isFalse();
+    LockOutcome<String> third =
+        locks(2).runWithLock(key, options(lease, Duration.ofMillis(500)), lock -> "stolen");
+    assertThat(third).isInstanceOf(LockOutcome.NotAcquired.class);
+
+    successorMayFinish.countDown();
+    assertThat(successorRun.get(60, TimeUnit.SECONDS)).isEqualTo(new LockOutcome.Ran<>(2L, 2, false));
+  }
+
+  // ---------------------------------------------------------------- the port's atomic steps
+
+  /** Of many takeovers of the same record, from every instance at once, exactly one wins. */
+  @Test
+  void ofConcurrentTakeoversOfOneRecordExactlyOneWins() throws Exception {
+    String lockId = LockService.lockId(newKey());
+    Instant past = Instant.now().minusSeconds(1);
+    assertThat(store(0).create(lockId, "first", past)).isPresent();
+    assertThat(store(1).create(lockId, "second", past)).as("create-if-absent").isEmpty();
+    LockStore.LockState expired = store(2).read(lockId).orElseThrow();
+    assertThat(expired.isFreeAt(Instant.now())).isTrue();
+
+    List<Optional<LockStore.Lease>> results =
+        runAll(
+            24,
+            24,
+            i -> () -> store(i).takeOver(expired, "owner-" + i, Instant.now().plusSeconds(30)));
+
+    List<LockStore.Lease> won = results.stream().flatMap(Optional::stream).toList();
+    assertThat(won).hasSize(1);
+    assertThat(won.get(0).fencingToken()).isEqualTo(2);
+    LockStore.LockState now = store(0).read(lockId).orElseThrow();
+    assertThat(now.owner()).isEqualTo(won.get(0).owner());
+    assertThat(now.fencingToken()).isEqualTo(2);
+  }
+
+  /** A lease that was taken over can neither be renewed nor released; the successor's can. */
+  @Test
+  void aTakenOverLeaseCanNeitherBeRenewedNorReleased() {
+    String lockId = LockService.lockId(newKey());
+    LockStore.Lease old = store(0).create(lockId, "old", Instant.now().minusMillis(1)).orElseThrow();
+    LockStore.LockState expired = store(1).read(lockId).orElseThrow();
+    LockStore.Lease successor =
+        store(1).takeOver(expired, "successor", Instant.now().plusSeconds(30)).orElseThrow();
+
+    assertThat(store(0).renew(old, Instant.now().plusSeconds(60))).isEmpty();
+    assertThat(store(0).release(old, Instant.now())).isFalse();
+    assertThat(store(0).takeOver(expired, "late", Instant.now().plusSeconds(30))).isEmpty();
+    LockStore.LockState record = store(2).read(lockId).orElseThrow();
+    assertThat(record.owner()).isEqualTo("successor");
+    assertThat(record.fencingToken()).isEqualTo(2);
+    assertThat(record.lockedUntil()).isAfter(Instant.now());
+
+    LockStore.Lease renewed = store(1).renew(successor, Instant.now().plusSeconds(60)).orElseThrow();
+    assertThat(store(1).release(successor, Instant.now())).as("release with a stale version").isFalse();
+    assertThat(store(1).release(renewed, Instant.now())).isTrue();
+    LockStore.LockState free = store(2).read(lockId).orElseThrow();
+    assertThat(free.owner()).isNull();
+    assertThat(free.fencingToken()).isEqualTo(2);
+  }
+
+  // ---------------------------------------------------------------- helpers
+
+  private ServiceInstance startInstanceWith(Map<String, Object> extra) {
+    Map<String, Object> properties = new HashMap<>(backend().properties());
+    properties.putAll(instanceProperties());
+    properties.putAll(extra);
+    return ServiceInstance.start(properties);
+  }
+
+  /** Starts {@link LockHolderMain} in a JVM of its own, holding {@code key} with {@code lease}. */
+  private static Process startHolderProcess(String key, Duration lease) throws Exception {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    return new ProcessBuilder(
+            java.toString(),
+            "-Xmx256m",
+            "-cp",
+            System.getProperty("java.class.path"),
+            LockHolderMain.class.getName(),
+            TestEmulator.host(),
+            TestEmulator.PROJECT,
+            key,
+            Long.toString(lease.toMillis()))
+        .redirectErrorStream(true)
+        .start();
+  }
+
+  /** Reads the holder's output until it prints its fencing token; keeps draining it afterwards. */
+  private static long awaitFence(Process holder) throws Exception {
+    CompletableFuture<Long> fence = new CompletableFuture<>();
+    Thread reader =
+        new Thread(
+            () -> {
+              try (BufferedReader out =
+                  new BufferedReader(
+                      new InputStreamReader(holder.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = out.readLine()) != null) {
+                  Matcher m = FENCE_LINE.matcher(line.trim());
+                  if (m.matches()) {
+                    fence.complete(Long.parseLong(m.group(1)));
+                  } else if (!fence.isDone()) {
+                    System.out.println("[lock holder] " + line);
+                  }
+                }
+                fence.completeExceptionally(new AssertionError("the lock holder exited first"));
+              } catch (Exception e) {
+                fence.completeExceptionally(e);
+              }
+            },
+            "lock-holder-output");
+    reader.setDaemon(true);
+    reader.start();
+    return fence.get(180, TimeUnit.SECONDS);
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      if (!latch.await(120, TimeUnit.SECONDS)) {
+        throw new AssertionError("timed out waiting");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void sleepMillis(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}
