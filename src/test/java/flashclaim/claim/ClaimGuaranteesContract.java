@@ -151,7 +151,7 @@ public abstract class ClaimGuaranteesContract extends MultiInstanceTest {
     // The survivors serve everyone again: exact totals, nobody holds two.
     List<Claimer.Result> retried =
         runAll(users, i -> () -> Claimer.claimUntilFinal(instance(i), campaign, "g5-user-" + i));
-    assertThat(retried).extracting(Claimer.Result::status).containsOnly(200, 201, 410);
+    assertThat(retried).extracting(Claimer.Result::status).allSatisfy(status -> assertThat(status).isIn(200, 201, 410));
     assertThat(retried.stream().filter(r -> r.status() != 410)).hasSize(coupons);
     assertStoreConsistent(campaign, coupons);
     assertAuditOk(campaign, coupons);
