@@ -95,27 +95,43 @@ public final class Api {
     return builder;
   }
 
-  /** Creates a campaign and seeds it with generated codes, as an admin. */
+  /**
+   * Creates a campaign and seeds it with {@code coupons} codes, as an admin. Like any good client it
+   * retries a 503 (a slow store on a loaded machine); the codes are given, not generated, so that
+   * a retry adds nothing twice, and a 409 after a retried create means the first one landed.
+   */
   public static void createCampaign(URI base, String id, int perUserLimit, int coupons) {
-    Response created =
-        post(
-            base,
-            "/v1/admin/campaigns",
-            Tokens.admin(),
-            "{\"id\":\"" + id + "\",\"name\":\"" + id + "\",\"perUserLimit\":" + perUserLimit + "}");
-    if (created.status() != 201) {
+    String campaign =
+        "{\"id\":\"" + id + "\",\"name\":\"" + id + "\",\"perUserLimit\":" + perUserLimit + "}";
+    Response created = postRetrying503(base, "/v1/admin/campaigns", campaign);
+    if (created.status() != 201 && created.status() != 409) {
       throw new IllegalStateException("create campaign: " + created);
     }
     if (coupons > 0) {
+      StringBuilder codes = new StringBuilder("{\"codes\":[");
+      for (int i = 0; i < coupons; i++) {
+        codes.append(i == 0 ? "" : ",").append('"').append(id).append('-').append(i).append('"');
+      }
+      codes.append("]}");
       Response added =
-          post(
-              base,
-              "/v1/admin/campaigns/" + id + "/coupons",
-              Tokens.admin(),
-              "{\"generate\":{\"count\":" + coupons + "}}");
+          postRetrying503(base, "/v1/admin/campaigns/" + id + "/coupons", codes.toString());
       if (added.status() != 200) {
         throw new IllegalStateException("add coupons: " + added);
       }
     }
+  }
+
+  private static Response postRetrying503(URI base, String path, String json) {
+    Response response = post(base, path, Tokens.admin(), json);
+    for (int retry = 0; retry < 10 && response.status() == 503; retry++) {
+      try {
+        Thread.sleep(500);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+      response = post(base, path, Tokens.admin(), json);
+    }
+    return response;
   }
 }
