@@ -17,6 +17,8 @@ import java.util.HexFormat;
  * campaigns/{campaignId}
  * campaigns/{campaignId}/coupons/{couponId}   couponId = first 128 bits of SHA-256(code), hex
  * campaigns/{campaignId}/claims/{claimId}     claimId = userKey for slot 0, userKey-slot after
+ * guards/{lockId}                             lockId = SHA-256 of the guarded resource's key
+ * idempotency/{recordId}                      recordId = SHA-256 of caller + "\n" + key
  * </pre>
  *
  * A coupon's {@code assignedTo} is the id of the claim record that names it (so the holder's user
@@ -51,6 +53,20 @@ final class FirestoreLayout {
   static final String COUPON_ID = "couponId";
   static final String CLAIMED_AT = "claimedAt";
 
+  // modification guards and idempotency records; EXPIRES_AT is the field of their TTL policies
+  static final String GUARDS = "guards";
+  static final String IDEMPOTENCY = "idempotency";
+  static final String EXPIRES_AT = "expiresAt";
+  static final String STATE = "state";
+  static final String FINGERPRINT = "fingerprint";
+  static final String STATUS = "status";
+  static final String CONTENT_TYPE = "contentType";
+  static final String LOCATION = "location";
+  static final String BODY = "body";
+  static final String BODY_STORED = "bodyStored";
+  static final String IN_FLIGHT = "in-flight";
+  static final String COMPLETED = "completed";
+
   private FirestoreLayout() {}
 
   static DocumentReference campaign(Firestore db, CampaignId id) {
@@ -63,6 +79,14 @@ final class FirestoreLayout {
 
   static CollectionReference claims(Firestore db, CampaignId id) {
     return campaign(db, id).collection(CLAIMS);
+  }
+
+  static DocumentReference guard(Firestore db, String lockId) {
+    return db.collection(GUARDS).document(lockId);
+  }
+
+  static DocumentReference idempotencyRecord(Firestore db, String recordId) {
+    return db.collection(IDEMPOTENCY).document(recordId);
   }
 
   static String couponId(CouponCode code) {
