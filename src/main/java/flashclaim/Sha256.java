@@ -16,9 +16,14 @@ public final class Sha256 {
 
   /** The first {@code bytes} bytes of the SHA-256 of {@code text}, as lowercase hex. */
   public static String hex(String text, int bytes) {
+    byte[] hash = digest().digest(text.getBytes(StandardCharsets.UTF_8));
+    return HexFormat.of().formatHex(hash, 0, bytes);
+  }
+
+  /** A fresh SHA-256 digest, for input fed in parts. */
+  public static MessageDigest digest() {
     try {
-      byte[] hash = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-      return HexFormat.of().formatHex(hash, 0, bytes);
+      return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {
       throw new IllegalStateException("SHA-256 is part of every JDK", e);
     }

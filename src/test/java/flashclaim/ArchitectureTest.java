@@ -33,6 +33,17 @@ class ArchitectureTest {
           .because("the core holds the rules and ports; adapters and libraries plug in from outside");
 
   @ArchTest
+  static final ArchRule protectionsAreIndependentOfAdaptersAndLibraries =
+      noClasses()
+          .that()
+          .resideInAnyPackage("flashclaim.guard..", "flashclaim.idempotency..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(
+              "flashclaim.store..", "flashclaim.http..", "com.google.cloud..", "io.grpc..")
+          .because("the guard and idempotency rules are written once, over ports; HTTP and stores plug in");
+
+  @ArchTest
   static final ArchRule httpDoesNotReachIntoStores =
       noClasses()
           .that()

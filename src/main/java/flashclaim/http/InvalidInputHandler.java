@@ -4,6 +4,7 @@ import flashclaim.InvalidInputException;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.server.exceptions.ExceptionHandler;
 import jakarta.inject.Singleton;
 import java.util.List;
@@ -13,6 +14,11 @@ import java.util.List;
 final class InvalidInputHandler implements ExceptionHandler<InvalidInputException, HttpResponse<?>> {
   @Override
   public HttpResponse<?> handle(HttpRequest request, InvalidInputException e) {
+    return response(request, e);
+  }
+
+  /** The 400 of a value that breaks a rule, also for the filters that check headers. */
+  static MutableHttpResponse<Problem> response(HttpRequest<?> request, InvalidInputException e) {
     return Problem.of(
             HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request", e.getMessage(), request.getPath())
         .withErrors(List.of(new Problem.FieldError(e.field(), e.getMessage())))

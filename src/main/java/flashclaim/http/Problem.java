@@ -51,9 +51,22 @@ public record Problem(
   /** A 503 that tells the client when to come back. */
   static MutableHttpResponse<Problem> unavailable(
       String name, String title, String detail, String instance, Duration retryAfter) {
-    long seconds = Math.max(1, (retryAfter.toMillis() + 999) / 1000);
-    return of(HttpStatus.SERVICE_UNAVAILABLE, name, title, detail, instance)
-        .response()
-        .header("Retry-After", Long.toString(seconds));
+    return retryLater(HttpStatus.SERVICE_UNAVAILABLE, name, title, detail, instance, retryAfter);
   }
+
+  /** A problem that tells the client when to come back (whole seconds, at least 1). */
+  static MutableHttpResponse<Problem> retryLater(
+      HttpStatus status,
+      String name,
+      String title,
+      String detail,
+      String instance,
+      Duration retryAfter) {
+    long seconds = Math.max(1, (retryAfter.toMillis() + 999) / 1000);
+    return of(status, name, title, detail, instance)
+        .response()
+        .header(RETRY_AFTER, Long.toString(seconds));
+  }
+
+  static final String RETRY_AFTER = "Retry-After";
 }

@@ -3,6 +3,7 @@ package flashclaim.http;
 import flashclaim.StoreException;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.server.exceptions.ExceptionHandler;
 import jakarta.inject.Singleton;
 import org.slf4j.Logger;
@@ -20,6 +21,12 @@ final class StoreUnavailableHandler implements ExceptionHandler<StoreException, 
 
   @Override
   public HttpResponse<?> handle(HttpRequest request, StoreException e) {
+    return response(request, e, config);
+  }
+
+  /** The 503 of a store fault, also for the filters that call the store before any route. */
+  static MutableHttpResponse<Problem> response(
+      HttpRequest<?> request, StoreException e, HttpConfig config) {
     LOG.warn("store unavailable on {} {}: {}", request.getMethod(), request.getPath(), e.getMessage());
     return Problem.unavailable(
         "store-unavailable",

@@ -5,17 +5,24 @@ import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
- * A user pressing "Claim Coupon" until the service gives a final answer: it retries a 503 (as a
- * client honouring Retry-After would, but after a short pause to keep tests fast) and records when
- * the final answer arrived.
+ * A user pressing "Claim Coupon" until the service gives a final answer: it retries what the
+ * service says to retry, as a client honouring Retry-After would (but after a short pause to keep
+ * tests fast): a 503, and a 409 {@code concurrent-modification} (another click of the same user is
+ * being served). It records when the final answer arrived and how many of each came before it.
  */
 public final class Claimer {
   public static final int MAX_TRIES = 400;
+  public static final String CONCURRENT_MODIFICATION =
+      "urn:flashclaim:problem:concurrent-modification";
 
   private Claimer() {}
 
-  /** The final answer of one user's claim, with how many 503s came before it. */
-  public record Result(String user, Api.Response response, int retries, Instant answeredAt) {
+  /**
+   * The final answer of one user's claim, with how many retries came before it and how many of
+   * those were 409s of the modification guard.
+   */
+  public record Result(
+      String user, Api.Response response, int retries, int conflicts, Instant answeredAt) {
     public int status() {
       return response.status();
     }
@@ -27,13 +34,18 @@ public final class Claimer {
 
   public static Result claimUntilFinal(URI instance, String campaign, String user) {
     String token = Tokens.user(user);
+    int conflicts = 0;
     for (int attempt = 0; attempt < MAX_TRIES; attempt++) {
       Api.Response response = Api.post(instance, "/v1/campaigns/" + campaign + "/claims", token, null);
-      if (response.status() != 503) {
-        return new Result(user, response, attempt, Instant.now());
+      boolean conflict = isConcurrentModification(response);
+      if (response.status() != 503 && !conflict) {
+        return new Result(user, response, attempt, conflicts, Instant.now());
       }
       if (response.header("Retry-After") == null) {
-        throw new AssertionError("503 without Retry-After: " + response);
+        throw new AssertionError(response.status() + " without Retry-After: " + response);
+      }
+      if (conflict) {
+        conflicts++;
       }
       try {
         Thread.sleep(20 + ThreadLocalRandom.current().nextInt(60));
@@ -42,6 +54,14 @@ public final class Claimer {
         throw new IllegalStateException(e);
       }
     }
-    throw new AssertionError(user + " got 503 " + MAX_TRIES + " times in a row");
+    throw new AssertionError(user + " got 503 or 409 " + MAX_TRIES + " times in a row");
+  }
+
+  /** The modification guard's 409: another modification of the same resource is in progress. */
+  public static boolean isConcurrentModification(Api.Response response) {
+    return response.status() == 409
+        && response.contentType() != null
+        && response.contentType().startsWith("application/problem+json")
+        && CONCURRENT_MODIFICATION.equals(response.json().get("type"));
   }
 }

@@ -44,8 +44,14 @@ public abstract class MultiInstanceTest {
 
   /** Starts one more instance on the same store and configuration. */
   protected ServiceInstance startInstance() {
+    return startInstance(Map.of());
+  }
+
+  /** Starts one more instance on the same store, with some properties changed. */
+  protected ServiceInstance startInstance(Map<String, Object> overrides) {
     Map<String, Object> properties = new HashMap<>(backend().properties());
     properties.putAll(instanceProperties());
+    properties.putAll(overrides);
     return ServiceInstance.start(properties);
   }
 

@@ -15,6 +15,8 @@ import flashclaim.campaign.CouponCode;
  * campaigns/{campaignId}/coupons/{couponId}   couponId = first 128 bits of SHA-256(code), hex
  * campaigns/{campaignId}/claims/{claimId}     claimId = userKey for slot 0, userKey-slot after
  * locks/{lockId}                              lockId = SHA-256(lock key), hex
+ * guards/{lockId}                             lockId = SHA-256 of the guarded resource's key
+ * idempotency/{recordId}                      recordId = SHA-256 of caller + "\n" + key
  * </pre>
  *
  * A coupon's {@code assignedTo} is the id of the claim record that names it (so the holder's user
@@ -64,6 +66,19 @@ final class FirestoreLayout {
   static final String OWNER = "owner";
   static final String LOCKED_UNTIL = "lockedUntil";
   static final String FENCE = "fence";
+  // modification guards and idempotency records; EXPIRES_AT is the field of their TTL policies
+  static final String GUARDS = "guards";
+  static final String IDEMPOTENCY = "idempotency";
+  static final String EXPIRES_AT = "expiresAt";
+  static final String STATE = "state";
+  static final String FINGERPRINT = "fingerprint";
+  static final String STATUS = "status";
+  static final String CONTENT_TYPE = "contentType";
+  static final String LOCATION = "location";
+  static final String BODY = "body";
+  static final String BODY_STORED = "bodyStored";
+  static final String IN_FLIGHT = "in-flight";
+  static final String COMPLETED = "completed";
 
   private FirestoreLayout() {}
 
@@ -81,6 +96,14 @@ final class FirestoreLayout {
 
   static DocumentReference lock(Firestore db, String lockId) {
     return db.collection(LOCKS).document(lockId);
+  }
+
+  static DocumentReference guard(Firestore db, String lockId) {
+    return db.collection(GUARDS).document(lockId);
+  }
+
+  static DocumentReference idempotencyRecord(Firestore db, String recordId) {
+    return db.collection(IDEMPOTENCY).document(recordId);
   }
 
   static String couponId(CouponCode code) {

@@ -1,0 +1,36 @@
+package flashclaim.guard;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.core.bind.annotation.Bindable;
+import io.micronaut.core.util.PathMatcher;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The modification guard ({@code flashclaim.guard.*}).
+ *
+ * @param enabled whether POST, PUT, PATCH and DELETE requests on the covered routes are guarded
+ * @param routes the covered request paths, as Ant patterns ({@code *} one segment, {@code **} any
+ *     number); by default the claim route and every admin campaign route
+ * @param ttl how long a guard holds before another request may remove it as stale (the guard of
+ *     an instance that died before releasing it). Longer than any guarded request should take: a
+ *     request still running past it loses its exclusivity.
+ * @param retryAfter the Retry-After of the 409 that a concurrent modification gets
+ */
+@ConfigurationProperties("flashclaim.guard")
+public record GuardConfig(
+    @Bindable(defaultValue = "true") boolean enabled,
+    @Bindable(defaultValue = "/v1/campaigns/*/claims,/v1/admin/campaigns,/v1/admin/campaigns/**")
+        List<String> routes,
+    @Bindable(defaultValue = "30s") Duration ttl,
+    @Bindable(defaultValue = "1s") Duration retryAfter) {
+
+  public GuardConfig {
+    routes = routes == null ? List.of() : List.copyOf(routes);
+  }
+
+  /** Whether a request to this path is guarded (when its method modifies). */
+  public boolean covers(String path) {
+    return routes.stream().anyMatch(pattern -> PathMatcher.ANT.matches(pattern, path));
+  }
+}
