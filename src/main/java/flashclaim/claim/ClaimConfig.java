@@ -22,6 +22,6 @@ public record ClaimConfig(
     @Bindable(defaultValue = "optimistic") String strategy,
     @Bindable(defaultValue = "2s") Duration deadline,
     @Bindable(defaultValue = "1s") Duration retryAfter,
-    @Bindable(defaultValue = "20") int candidates,
+    @Bindable(defaultValue = "200") int candidates,
     @Bindable(defaultValue = "2s") Duration candidateMaxAge,
     @Bindable(defaultValue = "5s") Duration campaignCacheTtl) {}

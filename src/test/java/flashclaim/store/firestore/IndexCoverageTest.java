@@ -66,9 +66,9 @@ class IndexCoverageTest {
           concat(
               SHARED_SHAPES,
               // the probe from a random point
-              "RunQuery coupons WHERE isAssigned EQUAL ORDER BY randomFloat ASCENDING START_AT LIMIT 20",
+              "RunQuery coupons WHERE isAssigned EQUAL ORDER BY randomFloat ASCENDING START_AT LIMIT 200",
               // the probe over the whole range: what proves "sold out"
-              "RunQuery coupons WHERE isAssigned EQUAL ORDER BY randomFloat ASCENDING LIMIT 20"),
+              "RunQuery coupons WHERE isAssigned EQUAL ORDER BY randomFloat ASCENDING LIMIT 200"),
           SeedRangeScanClaimStrategy.NAME,
           concat(
               SHARED_SHAPES,
