@@ -1,0 +1,589 @@
+#!/usr/bin/env python3
+"""Helpers of bin/load-run that are easier in Python than in bash (standard library only).
+
+  load_run_support.py ports N
+      N free TCP ports on 127.0.0.1, one per line.
+  load_run_support.py busy SECONDS
+      How busy the machine's CPUs are over SECONDS, in percent (before a run: is anything else
+      running?).
+  load_run_support.py sample OUT NAME=PID... [--tree NAME=PID]...
+      Once per second until SIGTERM: RSS, threads and CPU time of each process (from /proc), used
+      heap of each NAME=PID (a JVM, through one long-running `jstat -gc PID 1000` each), CPU time
+      of each --tree process with all its descendants, and the machine's busy time. One JSON object
+      per line in OUT.
+  load_run_support.py summary RUN_DIR
+      Reads what bin/load-run left in RUN_DIR (run.json, samples.jsonl, outcome.json, audit.json,
+      campaign.json, the Gatling report), prints the summary, writes RUN_DIR/summary.txt, and
+      exits 0 only when the store checks hold (and the Gatling run passed, unless keep-going).
+"""
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+TICKS = os.sysconf("SC_CLK_TCK")
+# Above this share of the machine taken by processes not of this run, the summary warns.
+OTHERS_WARNING_PCT = 10
+PAGE_KB = os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+def free_ports(count):
+    sockets = []
+    try:
+        for _ in range(count):
+            s = socket.socket()
+            s.bind(("127.0.0.1", 0))
+            sockets.append(s)
+        return [s.getsockname()[1] for s in sockets]
+    finally:
+        for s in sockets:
+            s.close()
+
+
+def proc_status(pid):
+    """VmRSS and VmHWM in KB and Threads of a live process, or None."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            fields = dict(line.split(":", 1) for line in f if ":" in line)
+        return {
+            "rssKb": int(fields["VmRSS"].split()[0]),
+            "hwmKb": int(fields["VmHWM"].split()[0]),
+            "threads": int(fields["Threads"]),
+        }
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def cpu_ticks(pid):
+    """utime + stime of a process, in clock ticks, or None."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            after_name = f.read().rsplit(")", 1)[1].split()
+        return int(after_name[11]) + int(after_name[12])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def all_processes():
+    """{pid: (ppid, cpu ticks)} of every process."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                found[int(entry)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+            except (OSError, IndexError, ValueError):
+                pass
+    return found
+
+
+def children_of(processes):
+    tree = {}
+    for pid, (ppid, _) in processes.items():
+        tree.setdefault(ppid, []).append(pid)
+    return tree
+
+
+def command_line(pid):
+    """Working directory and command line of a process (which build it belongs to)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            command = f.read().replace(b"\0", b" ").decode(errors="replace").strip()
+        return f"(in {os.readlink(f'/proc/{pid}/cwd')}) {command}"
+    except OSError:
+        return "?"
+
+
+def descendants(root, tree):
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(tree.get(pid, []))
+    return found
+
+
+def machine_ticks():
+    """Total and busy ticks of all cores, and the busy ticks in interrupts (network on loopback)."""
+    with open("/proc/stat") as f:
+        values = [int(v) for v in f.readline().split()[1:]]
+    idle = values[3] + values[4]
+    return sum(values[:8]), sum(values[:8]) - idle, values[5] + values[6]
+
+
+class HeapWatcher:
+    """Follows `jstat -gc PID 1000` and keeps the latest used heap (KB) and GC counts."""
+
+    def __init__(self, pid):
+        self.latest = None
+        self.process = subprocess.Popen(
+            ["jstat", "-gc", str(pid), "1000"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+        )
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self):
+        header = None
+        for line in self.process.stdout:
+            cells = line.split()
+            if not cells:
+                continue
+            if cells[0] == "S0C":
+                header = cells
+                continue
+            if header and len(cells) == len(header):
+                try:
+                    row = dict(zip(header, (float(c.replace(",", ".")) for c in cells)))
+                except ValueError:
+                    continue
+                self.latest = {
+                    "heapUsedKb": row["S0U"] + row["S1U"] + row["EU"] + row["OU"],
+                    "heapCommittedKb": row["S0C"] + row["S1C"] + row["EC"] + row["OC"],
+                    "youngGcs": row.get("YGC", 0),
+                    "fullGcs": row.get("FGC", 0),
+                }
+
+    def stop(self):
+        self.process.terminate()
+
+
+def sample(out, named, trees):
+    heaps = {name: HeapWatcher(pid) for name, pid in named.items()}
+    trees = dict(trees, sampler=os.getpid())  # its own cost, jstat included
+    stopping = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stopping.set())
+    signal.signal(signal.SIGINT, lambda *_: stopping.set())
+    previous = {}  # pid -> ticks, of the processes not of this run
+    others = {}  # pid -> [ticks used while sampled, command line]
+    with open(out, "a") as f:
+        while not stopping.is_set():
+            processes = all_processes()
+            tree = children_of(processes)
+            mine = set(named.values())
+            for root in trees.values():
+                mine.update(descendants(root, tree))
+            other_ticks = 0
+            for pid, (_, ticks) in processes.items():
+                if pid in mine or pid not in previous:
+                    continue
+                used = max(0, ticks - previous[pid])
+                other_ticks += used
+                if used:
+                    other = others.setdefault(pid, [0, None])
+                    other[0] += used
+                    if other[1] is None:
+                        other[1] = command_line(pid)[:160]
+            previous = {pid: ticks for pid, (_, ticks) in processes.items() if pid not in mine}
+            total, busy, irq = machine_ticks()
+            line = {
+                "t": time.time(),
+                "machineTicks": total,
+                "machineBusyTicks": busy,
+                "machineIrqTicks": irq,
+                "otherTicks": other_ticks,
+                "procs": {},
+            }
+            for name, pid in named.items():
+                status = proc_status(pid)
+                if status is None:
+                    continue
+                status["cpuTicks"] = cpu_ticks(pid)
+                if heaps[name].latest:
+                    status.update(heaps[name].latest)
+                line["procs"][name] = status
+            if trees:
+                for name, root in trees.items():
+                    pids = descendants(root, tree)
+                    ticks = [cpu_ticks(p) for p in pids]
+                    statuses = [s for s in (proc_status(p) for p in pids) if s]
+                    line["procs"][name] = {
+                        "cpuTicks": sum(t for t in ticks if t is not None),
+                        "rssKb": sum(s["rssKb"] for s in statuses),
+                        "threads": sum(s["threads"] for s in statuses),
+                    }
+            f.write(json.dumps(line) + "\n")
+            f.flush()
+            stopping.wait(1.0)
+        top = sorted(others.items(), key=lambda item: -item[1][0])[:3]
+        f.write(json.dumps({"others": [[pid, used / TICKS, command] for pid, (used, command) in top]}) + "\n")
+    for heap in heaps.values():
+        heap.stop()
+
+
+def gatling_console(log_path):
+    """The last "Global Information" block, the assertions and the errors of Gatling's console."""
+    try:
+        with open(log_path, errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return None
+    starts = [i for i, line in enumerate(lines) if line.startswith("---- Global Information")]
+    if not starts:
+        return None
+    stats, errors, assertions = {}, [], []
+    for line in lines[starts[-1] + 1:]:
+        if not line.startswith(">"):
+            break
+        cells = [c.strip() for c in line[1:].split("|")]
+        if len(cells) == 4:
+            stats[cells[0]] = [c.replace(",", "") for c in cells[1:]]
+    in_errors = False
+    for line in lines[starts[-1]:]:
+        if line.startswith("---- Errors"):
+            in_errors = True
+        elif in_errors and line.startswith("> "):
+            errors.append(line[2:].strip())
+        elif in_errors and not line.startswith(">"):
+            in_errors = False
+        if line.startswith("Global: ") and " : " in line:
+            assertions.append(line)
+    return {"stats": stats, "errors": errors, "assertions": assertions}
+
+
+def emulator_refusals(log_path, offset):
+    """Refused writes the emulator logged from byte offset on (it logs each with a stack trace)."""
+    try:
+        with open(log_path, "rb") as f:
+            f.seek(offset)
+            text = f.read().decode(errors="replace")
+    except OSError:
+        return None
+    counts = {"lost": 0, "taken": 0, "other": 0}
+    for line in text.splitlines():
+        if line.startswith("WARNING: Operation failed:"):
+            if "does not match the required base version" in line:
+                counts["lost"] += 1
+            elif "already exists" in line:
+                counts["taken"] += 1
+            else:
+                counts["other"] += 1
+    return counts
+
+
+def service_latency(run_dir, instances, campaign):
+    """Claims of the campaign in the instances' access logs: {status: count} and the sorted times
+    (ms) each spent inside the service, or None without an access log."""
+    marker = f" /v1/campaigns/{campaign}/claims HTTP"
+    statuses, times = {}, []
+    for i in range(1, instances + 1):
+        try:
+            with open(os.path.join(run_dir, f"instance-{i}.log"), errors="replace") as f:
+                for line in f:
+                    if "HTTP_ACCESS_LOGGER" in line and marker in line:
+                        cells = line.split()
+                        statuses[cells[-2]] = statuses.get(cells[-2], 0) + 1
+                        times.append(int(cells[-1]))
+        except (OSError, ValueError, IndexError):
+            continue
+    return (statuses, sorted(times)) if times else None
+
+
+def percentile(values, percent):
+    return values[max(0, -(-len(values) * percent // 100) - 1)]
+
+
+def load_json(path, default=None):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return default
+
+
+def mb(kb):
+    return f"{kb / 1024:.0f} MB"
+
+
+def resources(samples, names):
+    """Per process: peak RSS, threads, used heap; mean and peak CPU % (100 % = one core)."""
+    rows = {}
+    for name in names:
+        # a process tree whose processes are all gone has no figures
+        series = [s for s in samples if name in s["procs"] and s["procs"][name]["rssKb"] > 0]
+        if not series:
+            continue
+        procs = [s["procs"][name] for s in series]
+        row = {
+            "peakRssKb": max(p["rssKb"] for p in procs),
+            "peakThreads": max(p["threads"] for p in procs),
+            "lastThreads": procs[-1]["threads"],
+        }
+        heaps = [p["heapUsedKb"] for p in procs if "heapUsedKb" in p]
+        if heaps:
+            row["peakHeapKb"] = max(heaps)
+            row["lastHeapKb"] = heaps[-1]
+            row["fullGcs"] = procs[-1].get("fullGcs", 0)
+        cpu = [
+            (b["procs"][name]["cpuTicks"] - a["procs"][name]["cpuTicks"]) / TICKS / (b["t"] - a["t"])
+            for a, b in zip(series, series[1:])
+            if b["t"] > a["t"]
+            and a["procs"][name].get("cpuTicks") is not None
+            and b["procs"][name].get("cpuTicks") is not None
+            and b["procs"][name]["cpuTicks"] >= a["procs"][name]["cpuTicks"]  # not when one of a tree ended
+        ]
+        if cpu:
+            row["meanCpuPct"] = 100 * sum(cpu) / len(cpu)
+            row["peakCpuPct"] = 100 * max(cpu)
+        rows[name] = row
+    return rows
+
+
+def machine_busy(samples):
+    """Mean and peak busy % of the machine (100 % = all cores), mean % in interrupts, mean % of
+    processes not of this run."""
+    pairs = [(a, b) for a, b in zip(samples, samples[1:]) if b["machineTicks"] > a["machineTicks"]]
+    if not pairs:
+        return None, None, None, None
+
+    def mean(values):
+        return 100 * sum(values) / len(values)
+
+    busy = [(b["machineBusyTicks"] - a["machineBusyTicks"]) / (b["machineTicks"] - a["machineTicks"]) for a, b in pairs]
+    irq = [(b["machineIrqTicks"] - a["machineIrqTicks"]) / (b["machineTicks"] - a["machineTicks"]) for a, b in pairs]
+    other = [b["otherTicks"] / (b["machineTicks"] - a["machineTicks"]) for a, b in pairs]
+    return mean(busy), 100 * max(busy), mean(irq), mean(other)
+
+
+class Checks:
+    """Verdicts of a run. Store checks (G1-G5 as the store and the answers show them) always
+    decide; completion checks (every claim got a final answer, exact counts) decide unless the run
+    is --keep-going (an overload run, where claims may end in 503)."""
+
+    def __init__(self):
+        self.items = []
+
+    def store(self, ok, text):
+        self.items.append((ok, True, text))
+
+    def completion(self, ok, text):
+        self.items.append((ok, False, text))
+
+    def lines(self, keep_going):
+        for ok, decisive, text in self.items:
+            mark = "ok" if ok else ("FAIL" if decisive or not keep_going else "not met (--keep-going)")
+            yield f"  [{mark}] {text}"
+
+    def passed(self, keep_going):
+        return all(ok for ok, decisive, _ in self.items if decisive or not keep_going)
+
+
+def describe_gatling(console, out):
+    if not console or "request count" not in console["stats"]:
+        out("  gatling: no statistics in gatling.log (the simulation did not finish?)")
+        return
+    s = {key: values[0] for key, values in console["stats"].items()}
+    total, ok, ko = console["stats"]["request count"]
+    ko = "0" if ko == "-" else ko
+    pct = {p: s.get(f"response time {p}th percentile (ms)") for p in (50, 95, 99)}
+    out(f"  gatling requests: {total} (OK {ok}, KO {ko}), mean {s.get('mean throughput (rps)')} req/s")
+    out(
+        f"  latency ms (all requests): p50 {pct[50]}  p95 {pct[95]}  p99 {pct[99]}  "
+        f"max {s.get('max response time (ms)')}  mean {s.get('mean response time (ms)')}"
+    )
+    for error in console["errors"][:5]:
+        out(f"    gatling error: {error}")
+    for assertion in console["assertions"]:
+        out(f"  assertion: {assertion}")
+
+
+def describe_outcome(outcome, users, expected, checks, out):
+    finals = outcome["outcomes"]
+    out("  attempts by status: " + ", ".join(f"{k}: {v}" for k, v in outcome["attempts"].items()))
+    out("  final answer by status: " + ", ".join(f"{k}: {v}" for k, v in finals.items()))
+    span = (outcome["lastOutcomeEpochMs"] - outcome["firstOutcomeEpochMs"]) / 1000
+    claims = sum(finals.values())
+    rate = claims / span if span > 0 else float("nan")
+    out(
+        f"  claims/s: {rate:.1f} ({claims} claims answered in {span:.1f} s); retries after 503: "
+        f"{outcome['retries']} (claims retried: {outcome['retriedClaims']})"
+    )
+    out(
+        f"  users with a coupon: {outcome['usersWithCode']}  false sold-outs: {outcome['falseSoldOuts']}  "
+        f"users given two codes: {outcome['sameUserDifferentCode']}  second 201s: {outcome['second201']}"
+    )
+    for start, answers, unavailable, p50, p99, slowest in outcome.get("timeline", []):
+        out(f"    from {start:3d} s: {answers:6d} answers, 503: {unavailable:6d}, p50 {p50} ms, p99 {p99} ms, max {slowest} ms")
+    checks.store(outcome["falseSoldOuts"] == 0, f"no 410 before the last coupon was taken (got {outcome['falseSoldOuts']})")
+    checks.store(outcome["sameUserDifferentCode"] == 0 and outcome["second201"] == 0, "no user got two codes or two 201s")
+    unexpected = {k: v for k, v in finals.items() if k not in ("200", "201", "410")}
+    checks.completion(not unexpected, f"every claim ended in 201, 200 or 410 (others: {unexpected or 'none'})")
+    checks.completion(
+        outcome["usersWithCode"] == expected,
+        f"users with a coupon == min(users, coupons) = {expected} (got {outcome['usersWithCode']})",
+    )
+    created, gone = finals.get("201", 0), finals.get("410", 0)
+    checks.completion(created == expected, f"201 answers == {expected} (got {created})")
+    if outcome["clicksPerUser"] == 1:
+        checks.completion(gone == users - expected, f"410 answers == {users - expected} (got {gone})")
+
+
+def describe_store(campaign, audit, outcome, expected, checks, out):
+    if campaign:
+        stock = campaign["stock"]
+        out(f"  stock: total {stock['total']}  assigned {stock['assigned']}  remaining {stock['remaining']}")
+        checks.completion(stock["assigned"] == expected, f"assigned == {expected} (got {stock['assigned']})")
+        if outcome:
+            checks.completion(
+                stock["assigned"] == outcome["usersWithCode"],
+                f"every assigned coupon was answered to its user ({outcome['usersWithCode']} of {stock['assigned']})",
+            )
+    else:
+        checks.store(False, "could not read the campaign's stock")
+    if audit:
+        out(
+            f"  audit: ok={str(audit['ok']).lower()}  coupons {audit['coupons']}  assigned {audit['assigned']}  "
+            f"claims {audit['claims']}  problems {audit['problemCount']}"
+        )
+        for problem in audit["problems"][:5]:
+            out(f"    problem: {problem}")
+        checks.store(audit["ok"], "audit ok: no duplicate, no user over its limit, claims match coupons")
+        checks.store(audit["claims"] == audit["assigned"], "one claim record per assigned coupon")
+    else:
+        checks.store(False, "could not read the audit")
+
+
+def describe_resources(run, samples, top_others, out):
+    names = [f"instance-{i}" for i in range(1, run["instances"] + 1)] + ["emulator", "gatling", "sampler"]
+    rows = resources(samples, names)
+    for name in names:
+        row = rows.get(name)
+        if not row:
+            continue
+        heap = ""
+        if "peakHeapKb" in row:
+            heap = f"heap peak {mb(row['peakHeapKb'])} (end {mb(row['lastHeapKb'])}, full GCs {row['fullGcs']:.0f})  "
+        cpu = f"  cpu mean {row['meanCpuPct']:.0f}% peak {row['peakCpuPct']:.0f}%" if "meanCpuPct" in row else ""
+        out(f"  {name}: {heap}rss peak {mb(row['peakRssKb'])}  threads peak {row['peakThreads']} (end {row['lastThreads']}){cpu}")
+    mean_busy, peak_busy, irq, others = machine_busy(samples)
+    if mean_busy is None:
+        return
+    out(
+        f"  machine: {os.cpu_count()} cores, busy mean {mean_busy:.0f}% peak {peak_busy:.0f}% while the "
+        f"simulation ran (interrupts {irq:.0f}%, other processes about {others:.0f}%; "
+        f"{run.get('busyBefore', '?')}% busy before the run)"
+    )
+    if others > OTHERS_WARNING_PCT:
+        out(f"  WARNING: other processes took about {others:.0f}% of the machine: these figures are low")
+        for pid, seconds, command in top_others:
+            out(f"    other: pid {pid}, {seconds:.0f} s CPU: {command}")
+
+
+def summary(run_dir):
+    run = load_json(os.path.join(run_dir, "run.json"), {})
+    outcome = load_json(os.path.join(run_dir, "outcome.json"))
+    samples = []
+    try:
+        with open(os.path.join(run_dir, "samples.jsonl")) as f:
+            samples = [json.loads(line) for line in f if line.strip()]
+    except OSError:
+        pass
+    top_others = next((s["others"] for s in samples if "others" in s), [])
+    samples = [s for s in samples if "t" in s]
+    if outcome and outcome.get("startEpochMs") and outcome.get("lastOutcomeEpochMs"):
+        # only while the simulation ran: not Maven's start, not the report
+        begin, end = outcome["startEpochMs"] / 1000, outcome["lastOutcomeEpochMs"] / 1000 + 1
+        samples = [s for s in samples if begin <= s["t"] <= end]
+
+    users, coupons = run["users"], run["coupons"]
+    expected = min(users, coupons)
+    keep_going = bool(run.get("keepGoing"))
+    lines = []
+    out = lines.append
+    checks = Checks()
+    out(f"flashclaim load run {run['workload']} ({run['simulation']})")
+    out(
+        f"  instances: {run['instances']}  users: {users}  coupons: {coupons}  duration: {run['duration']} s  "
+        f"warm-up: {run.get('warmupSeconds', 0)} s  campaign: {run['campaignId']}"
+    )
+    describe_gatling(gatling_console(os.path.join(run_dir, "gatling.log")), out)
+    if outcome:
+        describe_outcome(outcome, users, expected, checks, out)
+    else:
+        checks.store(False, "the simulation wrote no outcome file")
+    refused = emulator_refusals(os.path.join(run_dir, "emulator.log"), run.get("emulatorLogOffset", 0))
+    if refused and outcome:
+        out(
+            f"  store writes refused (emulator log): {refused['lost']} lost races (update-time precondition), "
+            f"{refused['taken']} slot taken (already exists), {refused['other']} other; "
+            f"{sum(refused.values()) / max(1, outcome['usersWithCode']):.2f} per coupon assigned"
+        )
+    inside = service_latency(run_dir, run["instances"], run["campaignId"])
+    if inside:
+        statuses, times = inside
+        out(
+            f"  inside the service (access log): {len(times)} claims, p50 {percentile(times, 50)}  "
+            f"p95 {percentile(times, 95)}  p99 {percentile(times, 99)}  max {times[-1]} ms; "
+            + ", ".join(f"{k}: {v}" for k, v in sorted(statuses.items()))
+        )
+    describe_store(
+        load_json(os.path.join(run_dir, "campaign.json")),
+        load_json(os.path.join(run_dir, "audit.json")),
+        outcome,
+        expected,
+        checks,
+        out,
+    )
+    describe_resources(run, samples, top_others, out)
+    healthy = run.get("healthyAfter", 0)
+    checks.store(healthy == run["instances"], f"every instance alive and /health UP after the run ({healthy} of {run['instances']})")
+
+    gatling_ok = run.get("gatlingExit") == 0
+    gatling = "passed" if gatling_ok else f"FAILED (exit {run.get('gatlingExit')})"
+    out(f"  gatling assertions: {gatling}" + ("" if gatling_ok or not keep_going else " (--keep-going)"))
+    lines.extend(checks.lines(keep_going))
+    report_dir = run.get("reportDir") or ""
+    out(f"  report: {os.path.join(report_dir, 'index.html') if report_dir else 'none'}")
+    out(f"  logs: {run_dir}")
+    passed = checks.passed(keep_going) and (gatling_ok or keep_going)
+    out(f"  result: {'PASS' if passed else 'FAIL'}")
+    text = "\n".join(lines)
+    print(text)
+    with open(os.path.join(run_dir, "summary.txt"), "w") as f:
+        f.write(text + "\n")
+    return 0 if passed else 1
+
+
+def pairs(args):
+    result = {}
+    for arg in args:
+        name, pid = arg.split("=", 1)
+        result[name] = int(pid)
+    return result
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[0] == "ports":
+        print("\n".join(str(p) for p in free_ports(int(argv[1]))))
+        return 0
+    if len(argv) == 2 and argv[0] == "busy":
+        total, busy, _ = machine_ticks()
+        time.sleep(float(argv[1]))
+        total2, busy2, _ = machine_ticks()
+        print(round(100 * (busy2 - busy) / max(1, total2 - total)))
+        return 0
+    if len(argv) >= 2 and argv[0] == "sample":
+        named, trees, rest = [], [], argv[2:]
+        while rest:
+            if rest[0] == "--tree":
+                trees.append(rest[1])
+                rest = rest[2:]
+            else:
+                named.append(rest[0])
+                rest = rest[1:]
+        sample(argv[1], pairs(named), pairs(trees))
+        return 0
+    if len(argv) == 2 and argv[0] == "summary":
+        return summary(argv[1])
+    print(__doc__, file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
