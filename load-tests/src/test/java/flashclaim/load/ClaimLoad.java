@@ -5,12 +5,15 @@ import static io.gatling.javaapi.core.CoreDsl.feed;
 import static io.gatling.javaapi.core.CoreDsl.global;
 import static io.gatling.javaapi.core.CoreDsl.jsonPath;
 import static io.gatling.javaapi.core.CoreDsl.pause;
+import static io.gatling.javaapi.core.CoreDsl.rampUsers;
+import static io.gatling.javaapi.core.CoreDsl.scenario;
 import static io.gatling.javaapi.http.HttpDsl.header;
 import static io.gatling.javaapi.http.HttpDsl.http;
 import static io.gatling.javaapi.http.HttpDsl.status;
 
 import io.gatling.javaapi.core.Assertion;
 import io.gatling.javaapi.core.ChainBuilder;
+import io.gatling.javaapi.core.PopulationBuilder;
 import io.gatling.javaapi.core.Session;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
 import java.io.IOException;
@@ -203,6 +206,13 @@ public final class ClaimLoad {
     List<Integer> expectedOrRetryable = new ArrayList<>(expected);
     expectedOrRetryable.add(RETRYABLE);
     return feed(feeder).exec(attempts(expected, expectedOrRetryable));
+  }
+
+  /** W1, W3, W4: users arriving evenly over the duration, each claiming once. */
+  public PopulationBuilder oneClaimPerUser(String scenarioName, List<Integer> expected) {
+    return scenario(scenarioName)
+        .exec(claim(users(1), expected))
+        .injectOpen(rampUsers(users).during(duration));
   }
 
   private ChainBuilder attempts(List<Integer> expected, List<Integer> expectedOrRetryable) {

@@ -1,8 +1,5 @@
 package flashclaim.load;
 
-import static io.gatling.javaapi.core.CoreDsl.rampUsers;
-import static io.gatling.javaapi.core.CoreDsl.scenario;
-
 import io.gatling.javaapi.core.Simulation;
 
 /**
@@ -31,10 +28,7 @@ public class W1FlashSaleSimulation extends Simulation {
       throw new IllegalArgumentException(
           workload + " needs at least " + minInstances + " base URLs in -DbaseUrls");
     }
-    setUp(
-            scenario(workload + " flash sale")
-                .exec(load.claim(load.users(1), ClaimLoad.CLAIM_OUTCOMES))
-                .injectOpen(rampUsers(load.users()).during(load.duration())))
+    setUp(load.oneClaimPerUser(workload + " flash sale", ClaimLoad.CLAIM_OUTCOMES))
         .protocols(load.protocol())
         .assertions(load.assertions());
   }

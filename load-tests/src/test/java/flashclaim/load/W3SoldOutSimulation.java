@@ -1,8 +1,5 @@
 package flashclaim.load;
 
-import static io.gatling.javaapi.core.CoreDsl.rampUsers;
-import static io.gatling.javaapi.core.CoreDsl.scenario;
-
 import io.gatling.javaapi.core.Simulation;
 import java.util.List;
 
@@ -21,10 +18,7 @@ public class W3SoldOutSimulation extends Simulation {
   private final ClaimLoad load = new ClaimLoad("W3", USERS, COUPONS, DURATION_SECONDS, P99_MS);
 
   {
-    setUp(
-            scenario("W3 sold-out storm")
-                .exec(load.claim(load.users(1), EXPECTED))
-                .injectOpen(rampUsers(load.users()).during(load.duration())))
+    setUp(load.oneClaimPerUser("W3 sold-out storm", EXPECTED))
         .protocols(load.protocol())
         .assertions(load.assertions());
   }
