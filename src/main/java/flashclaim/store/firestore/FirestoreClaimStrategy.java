@@ -1,17 +1,30 @@
 package flashclaim.store.firestore;
 
+import com.google.cloud.firestore.DocumentReference;
+import com.google.cloud.firestore.DocumentSnapshot;
+import com.google.cloud.firestore.Transaction;
 import flashclaim.campaign.Campaign;
+import flashclaim.campaign.CouponCode;
 import flashclaim.claim.Claim;
 import flashclaim.claim.ClaimStore;
 import flashclaim.claim.UserId;
+import io.grpc.Status;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * What the Firestore claim strategies share: the documents, the clock, the contention counters,
- * and how a user's holdings are read. A strategy is only its {@link #tryClaim}.
+ * how a user's holdings are read, and for the transactional baselines how a claim transaction
+ * runs. A strategy is only its {@link #tryClaim}.
  */
 abstract class FirestoreClaimStrategy implements ClaimStore {
+  /** The client's default of 5 attempts with up to 2 s of lock wait each on the emulator, plus margin. */
+  private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(30);
+
   protected final ClaimDocuments docs;
   protected final Clock clock;
   protected final ContentionCounters counters;
@@ -25,5 +38,44 @@ abstract class FirestoreClaimStrategy implements ClaimStore {
   @Override
   public List<Claim> holdings(Campaign campaign, UserId user) {
     return docs.holdings(campaign, user);
+  }
+
+  /** What a claim transaction came to: OK or an expected failure code, and the claim if it made one. */
+  record TransactionOutcome(Status.Code code, Claim claim) {}
+
+  /**
+   * Runs {@code body} as one Firestore transaction with the client's default attempts; the body
+   * returns the claim it wrote, or null when it found nothing to assign.
+   */
+  TransactionOutcome runClaimTransaction(Transaction.Function<Claim> body, String what) {
+    AtomicReference<Claim> won = new AtomicReference<>();
+    counters.query();
+    Status.Code code =
+        docs.commit(
+            () ->
+                docs.db()
+                    .runTransaction(
+                        tx -> {
+                          won.set(null); // a retried attempt starts afresh
+                          won.set(body.updateCallback(tx));
+                          return null;
+                        }),
+            what,
+            TRANSACTION_TIMEOUT);
+    return new TransactionOutcome(code, won.get());
+  }
+
+  /** Inside a transaction: assigns the coupon to the claim record {@code claimRef} and writes it. */
+  Claim assign(
+      Transaction tx,
+      DocumentSnapshot coupon,
+      DocumentReference claimRef,
+      Campaign campaign,
+      int slot) {
+    Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS); // Firestore keeps micros
+    String code = coupon.getString(FirestoreLayout.CODE);
+    tx.update(coupon.getReference(), ClaimDocuments.assignment(claimRef.getId(), now));
+    tx.create(claimRef, ClaimDocuments.claimRecord(coupon.getId(), code, now));
+    return new Claim(campaign.id(), new CouponCode(code), slot, now);
   }
 }

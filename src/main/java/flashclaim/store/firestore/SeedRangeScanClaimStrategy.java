@@ -7,21 +7,16 @@ import com.google.cloud.firestore.Query;
 import com.google.cloud.firestore.QueryDocumentSnapshot;
 import com.google.cloud.firestore.Transaction;
 import flashclaim.campaign.Campaign;
-import flashclaim.campaign.CouponCode;
 import flashclaim.claim.Claim;
-import flashclaim.claim.ClaimStore;
 import flashclaim.claim.UserId;
 import io.grpc.Status;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The original range-scan design ({@code seed}), kept as the benchmark's baseline. It splits [0, 1)
@@ -40,8 +35,6 @@ final class SeedRangeScanClaimStrategy extends FirestoreClaimStrategy {
   static final String NAME = "seed";
   private static final int RANGES = 10;
   private static final int CANDIDATES = 5;
-  /** Client default attempts with up to 2 s of lock wait each on the emulator, plus margin. */
-  private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(30);
 
 
   SeedRangeScanClaimStrategy(ClaimDocuments docs, Clock clock, ContentionCounters counters) {
@@ -73,38 +66,24 @@ final class SeedRangeScanClaimStrategy extends FirestoreClaimStrategy {
               .whereLessThan(FirestoreLayout.RANDOM_FLOAT, (range + 1) / (double) RANGES)
               .orderBy(FirestoreLayout.RANDOM_FLOAT)
               .limit(CANDIDATES);
-      AtomicReference<Claim> won = new AtomicReference<>();
-      counters.query();
-      Status.Code result =
-          docs.commit(
-              () ->
-                  docs.db()
-                      .runTransaction(
-                      tx -> {
-                        won.set(assignInRange(tx, candidates, campaign, user, slot, claimRef));
-                        return null;
-                      }),
-              "run a range-scan transaction",
-              TRANSACTION_TIMEOUT);
-      if (result == Status.Code.ALREADY_EXISTS) {
+      TransactionOutcome result =
+          runClaimTransaction(
+              tx -> assignInRange(tx, candidates, campaign, slot, claimRef),
+              "run a range-scan transaction");
+      if (result.code() == Status.Code.ALREADY_EXISTS) {
         return new Attempt.SlotTaken();
       }
-      if (result != Status.Code.OK) {
+      if (result.code() != Status.Code.OK) {
         counters.aborted(); // contention: on to the next range
-      } else if (won.get() != null) {
-        return new Attempt.Won(won.get());
+      } else if (result.claim() != null) {
+        return new Attempt.Won(result.claim());
       }
     }
     return new Attempt.NoneLeft();
   }
 
   private Claim assignInRange(
-      Transaction tx,
-      Query candidates,
-      Campaign campaign,
-      UserId user,
-      int slot,
-      DocumentReference claimRef)
+      Transaction tx, Query candidates, Campaign campaign, int slot, DocumentReference claimRef)
       throws Exception {
     long timeout = docs.timeout().toMillis();
     List<QueryDocumentSnapshot> found =
@@ -113,12 +92,7 @@ final class SeedRangeScanClaimStrategy extends FirestoreClaimStrategy {
       DocumentSnapshot fresh =
           tx.get(candidate.getReference()).get(timeout, TimeUnit.MILLISECONDS);
       if (fresh.exists() && Boolean.FALSE.equals(fresh.getBoolean(FirestoreLayout.IS_ASSIGNED))) {
-        Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS); // Firestore keeps micros
-        String code = fresh.getString(FirestoreLayout.CODE);
-        tx.update(
-            fresh.getReference(), ClaimDocuments.assignment(claimRef.getId(), now));
-        tx.create(claimRef, ClaimDocuments.claimRecord(fresh.getId(), code, now));
-        return new Claim(campaign.id(), new CouponCode(code), slot, now);
+        return assign(tx, fresh, claimRef, campaign, slot);
       }
     }
     return null;
