@@ -5,6 +5,7 @@ import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CampaignService;
 import jakarta.inject.Singleton;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -21,17 +22,49 @@ public class ClaimService {
   private final ClaimStore store;
   private final ClaimConfig config;
   private final Clock clock;
+  private final List<ClaimListener> listeners;
 
   public ClaimService(
-      CampaignService campaigns, ClaimStore store, ClaimConfig config, Clock clock) {
+      CampaignService campaigns,
+      ClaimStore store,
+      ClaimConfig config,
+      Clock clock,
+      List<ClaimListener> listeners) {
     this.campaigns = campaigns;
     this.store = store;
     this.config = config;
     this.clock = clock;
+    this.listeners = List.copyOf(listeners);
   }
 
-  /** Claims a coupon of the campaign for the user. */
+  /** Claims a coupon of the campaign for the user, admitted now. */
   public ClaimOutcome claim(CampaignId campaignId, UserId user) {
+    return claim(campaignId, user, clock.instant());
+  }
+
+  /**
+   * Claims a coupon of the campaign for the user. The deadline counts from {@code admittedAt}, the
+   * moment the request was let in, so time spent waiting for a thread counts against it too (G6).
+   */
+  public ClaimOutcome claim(CampaignId campaignId, UserId user, Instant admittedAt) {
+    ClaimOutcome outcome;
+    try {
+      outcome = decide(campaignId, user, admittedAt);
+    } catch (RuntimeException e) {
+      Duration took = Duration.between(admittedAt, clock.instant());
+      listeners.forEach(l -> l.failed(campaignId, e, took));
+      throw e;
+    }
+    Duration took = Duration.between(admittedAt, clock.instant());
+    listeners.forEach(l -> l.claimed(campaignId, outcome, took));
+    return outcome;
+  }
+
+  private ClaimOutcome decide(CampaignId campaignId, UserId user, Instant admittedAt) {
+    Instant deadline = admittedAt.plus(config.deadline());
+    if (!clock.instant().isBefore(deadline)) {
+      return busy(); // waited for a thread until the deadline had passed
+    }
     Optional<Campaign> found = campaigns.find(campaignId);
     if (found.isEmpty()) {
       return new ClaimOutcome.UnknownCampaign();
@@ -42,7 +75,6 @@ public class ClaimService {
     if (window != Campaign.Window.OPEN) {
       return new ClaimOutcome.NotOpen(window);
     }
-    Instant deadline = now.plus(config.deadline());
     // With one coupon per user, the claim record of slot 0 is all there is to hold: the store's
     // commit fails on it (SlotTaken) for a user who holds one, and that is when the holdings are
     // read. The common case, a first claim, saves a store read. Larger limits read first to find

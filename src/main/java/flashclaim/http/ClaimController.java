@@ -23,6 +23,7 @@ import io.micronaut.security.annotation.Secured;
 import io.micronaut.security.authentication.Authentication;
 import io.micronaut.security.rules.SecurityRule;
 import io.micronaut.serde.annotation.Serdeable;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 
@@ -32,9 +33,11 @@ import java.util.List;
 @ExecuteOn(HttpExecutors.STORE)
 final class ClaimController {
   private final ClaimService claims;
+  private final Clock clock;
 
-  ClaimController(ClaimService claims) {
+  ClaimController(ClaimService claims, Clock clock) {
     this.claims = claims;
+    this.clock = clock;
   }
 
   /**
@@ -49,7 +52,11 @@ final class ClaimController {
       @Body @Nullable byte[] ignoredBody,
       Authentication user,
       HttpRequest<?> request) {
-    ClaimOutcome outcome = claims.claim(new CampaignId(id), new UserId(user.getName()));
+    ClaimOutcome outcome =
+        claims.claim(
+            new CampaignId(id),
+            new UserId(user.getName()),
+            LoadShedFilter.admittedAt(request, clock));
     String path = request.getPath();
     if (outcome instanceof ClaimOutcome.Claimed claimed) {
       return HttpResponse.created(ClaimView.of(claimed.claim()));

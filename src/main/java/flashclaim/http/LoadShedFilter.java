@@ -8,6 +8,8 @@ import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.http.filter.ServerFilterPhase;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
@@ -21,13 +23,17 @@ import java.util.concurrent.atomic.LongAdder;
 @ServerFilter("/v1/**")
 final class LoadShedFilter implements Ordered {
   private static final String PERMIT = LoadShedFilter.class.getName() + ".permit";
+  private static final String ADMITTED_AT = LoadShedFilter.class.getName() + ".admittedAt";
 
   private final Semaphore permits;
   private final HttpConfig config;
   private final LongAdder shed = new LongAdder();
 
-  LoadShedFilter(HttpConfig config) {
+  private final Clock clock;
+
+  LoadShedFilter(HttpConfig config, Clock clock) {
     this.config = config;
+    this.clock = clock;
     this.permits = new Semaphore(config.maxInFlight());
   }
 
@@ -51,6 +57,7 @@ final class LoadShedFilter implements Ordered {
   HttpResponse<?> admit(HttpRequest<?> request) {
     if (permits.tryAcquire()) {
       request.setAttribute(PERMIT, new AtomicBoolean(true));
+      request.setAttribute(ADMITTED_AT, clock.instant());
       return null;
     }
     shed.increment();
@@ -60,6 +67,14 @@ final class LoadShedFilter implements Ordered {
         "this instance is at its limit of concurrent requests; retry later",
         request.getPath(),
         config.retryAfter());
+  }
+
+  /**
+   * When this instance let the request in; deadlines count from here, so that time queued for a
+   * thread is part of them (G6). Now, for a request this filter did not see.
+   */
+  static Instant admittedAt(HttpRequest<?> request, Clock clock) {
+    return request.getAttribute(ADMITTED_AT, Instant.class).orElseGet(clock::instant);
   }
 
   @ResponseFilter
