@@ -14,6 +14,9 @@ import java.time.Duration;
  * @param retryAfter what the 503 tells the client to wait
  * @param candidates how many unassigned coupons one probe of the pool reads; an instance's claims
  *     share them
+ * @param refillBelow when an instance holds fewer candidates than this, it probes again in the
+ *     background, ahead of need
+ * @param probeThreads threads that run those probes (at most one per campaign at a time)
  * @param candidateMaxAge how long a probed coupon stays a candidate before it is dropped unused
  * @param campaignCacheTtl how long an instance reuses a campaign it read (campaigns never change)
  */
@@ -23,5 +26,7 @@ public record ClaimConfig(
     @Bindable(defaultValue = "2s") Duration deadline,
     @Bindable(defaultValue = "1s") Duration retryAfter,
     @Bindable(defaultValue = "200") int candidates,
+    @Bindable(defaultValue = "50") int refillBelow,
+    @Bindable(defaultValue = "2") int probeThreads,
     @Bindable(defaultValue = "2s") Duration candidateMaxAge,
     @Bindable(defaultValue = "5s") Duration campaignCacheTtl) {}

@@ -7,9 +7,15 @@ import flashclaim.testing.Claimer;
 import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.TestEmulator;
 import flashclaim.testing.Tokens;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -73,6 +79,59 @@ class OverloadTest {
       }
       Api.Response stock = Api.get(small.url(), "/v1/admin/campaigns/overload", Tokens.admin());
       assertThat(((Map<?, ?>) stock.json().get("stock")).get("assigned")).isEqualTo(400);
+    }
+  }
+
+  /**
+   * G6: a claim's deadline counts from the moment the instance admitted it, so time spent queued
+   * for a store thread is part of it. One store thread, hundreds of admitted claims that each need
+   * two store calls: serving them one after another would take seconds, but each claim answers by
+   * its deadline (plus the time to say so) with a coupon or a 503, and the store holds exactly the
+   * coupons that were answered 201.
+   */
+  @Test
+  void admittedClaimsAnswerByTheirDeadlineEvenWhenQueuedForAThread() throws Exception {
+    TestEmulator.reset();
+    Duration deadline = Duration.ofMillis(500);
+    int claims = 400;
+    try (ServiceInstance one =
+        ServiceInstance.start(
+            Map.of(
+                "flashclaim.http.max-in-flight", 1_000,
+                "micronaut.executors.store.number-of-threads", 1,
+                "flashclaim.claim.deadline", deadline.toMillis() + "ms",
+                "flashclaim.guard.enabled", false))) {
+      Api.createCampaign(one.url(), "queued", 2, claims); // limit 2: a holdings read, then a commit
+      for (int i = 0; i < 5; i++) { // warm up: the first claims of a cold instance are slow
+        assertThat(Claimer.claimUntilFinal(one.url(), "queued", "warm-" + i).status()).isEqualTo(201);
+      }
+      HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+      List<CompletableFuture<long[]>> answers = new ArrayList<>();
+      for (int i = 0; i < claims; i++) {
+        HttpRequest request =
+            Api.request(one.url(), "/v1/campaigns/queued/claims", Tokens.user("queued-" + i))
+                .POST(HttpRequest.BodyPublishers.noBody())
+                .build();
+        long sent = System.nanoTime();
+        answers.add(
+            client
+                .sendAsync(request, HttpResponse.BodyHandlers.ofString())
+                .thenApply(r -> new long[] {r.statusCode(), System.nanoTime() - sent}));
+      }
+      Map<Long, Long> byStatus = new TreeMap<>();
+      long slowestMillis = 0;
+      for (CompletableFuture<long[]> answer : answers) {
+        long[] a = answer.get(120, TimeUnit.SECONDS);
+        byStatus.merge(a[0], 1L, Long::sum);
+        slowestMillis = Math.max(slowestMillis, TimeUnit.NANOSECONDS.toMillis(a[1]));
+      }
+      assertThat(byStatus).containsOnlyKeys(201L, 503L).containsKey(503L);
+      // Served one by one, 400 claims of two store calls each take seconds; by their deadline,
+      // about 0.5 s. The margin is for a loaded machine, not for the queue.
+      assertThat(slowestMillis).isLessThan(deadline.toMillis() + 1_500);
+      Api.Response stock = Api.get(one.url(), "/v1/admin/campaigns/queued", Tokens.admin());
+      assertThat(((Map<?, ?>) stock.json().get("stock")).get("assigned"))
+          .isEqualTo(5 + byStatus.getOrDefault(201L, 0L).intValue());
     }
   }
 

@@ -2,14 +2,21 @@ package flashclaim.store.firestore;
 
 import com.google.cloud.Timestamp;
 import com.google.cloud.firestore.DocumentReference;
+import flashclaim.StoreException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
 /**
@@ -22,6 +29,12 @@ import java.util.function.Supplier;
  * the commit's update-time precondition decides, so a candidate taken meanwhile by another
  * instance costs one failed commit, never a duplicate. Candidates older than {@code maxAge} are
  * dropped unused, since the older a hint, the likelier it is stale.
+ *
+ * <p>Refills run ahead of need: when a take leaves fewer than {@code refillBelow} candidates, the
+ * next probe starts in the background (on {@code probes}, at most one per pool at a time), so the
+ * claims of a busy instance rarely wait for a query. A coupon this pool handed out in the last
+ * {@code maxAge} is never queued again, even when a probe that ran before its commit still saw it
+ * unassigned: it would only cost a failed commit.
  *
  * <p>Sold out is shared too: when one probe proves the pool empty (a single query over the whole
  * range found nothing), every claim that started before that query ran may answer sold out without
@@ -36,61 +49,103 @@ final class CandidatePool {
   /** What {@link #take} returns when the pool was proven empty during the claim. */
   static final Candidate NONE_LEFT = new Candidate(null, null, null, Instant.MIN);
 
-  private final Queue<Candidate> queue = new ConcurrentLinkedQueue<>();
-  private final ReentrantLock refill = new ReentrantLock();
-  private final Duration maxAge;
-  private final Clock clock;
-  private volatile Instant provenEmptyAt = Instant.MIN;
-
-  CandidatePool(Duration maxAge, Clock clock) {
-    this.maxAge = maxAge;
-    this.clock = clock;
-  }
-
   /** Probes the store: candidates, or an empty list as the proof that none is left. */
   interface Probe extends Supplier<List<Candidate>> {}
 
+  private final Queue<Candidate> queue = new ConcurrentLinkedQueue<>();
+  /** Document paths of the queued and recently handed-out candidates, with when they were seen. */
+  private final Map<String, Instant> known = new ConcurrentHashMap<>();
+
+  private final Duration maxAge;
+  private final int refillBelow;
+  private final Executor probes;
+  private final Clock clock;
+  private volatile Instant provenEmptyAt = Instant.MIN;
+  /** The probe in flight, or a finished one; guarded by {@code this}. */
+  private CompletableFuture<Void> refill = CompletableFuture.completedFuture(null);
+
+  CandidatePool(Duration maxAge, int refillBelow, Executor probes, Clock clock) {
+    this.maxAge = maxAge;
+    this.refillBelow = refillBelow;
+    this.probes = probes;
+    this.clock = clock;
+  }
+
   /**
    * A candidate for a claim that started at {@code claimStarted}: from the pool if it has a fresh
-   * one, else from a probe that this call runs (one probe at a time per pool; the others wait for
-   * it and share its result).
+   * one, else from the probe in flight or a new one (one probe at a time per pool; every claim
+   * that waits shares its result).
    *
-   * @return a candidate; {@link #NONE_LEFT} when a probe that ran after {@code claimStarted} found
-   *     the pool empty; null when the refill could not be had before {@code deadline}
+   * @return a candidate; {@link #NONE_LEFT} when a probe that started after {@code claimStarted}
+   *     found the pool empty; null when no candidate could be had before {@code deadline}
+   * @throws StoreException when the probe failed
    */
   Candidate take(Instant claimStarted, Instant deadline, Probe probe) throws InterruptedException {
     while (true) {
       Candidate candidate = pollFresh();
       if (candidate != null) {
+        if (queue.size() < refillBelow) {
+          refill(probe); // ahead of need; nobody waits for it
+        }
         return candidate;
       }
       if (!provenEmptyAt.isBefore(claimStarted)) {
         return NONE_LEFT;
       }
+      CompletableFuture<Void> refilled = refill(probe);
       long wait = Duration.between(clock.instant(), deadline).toMillis();
-      if (wait <= 0 || !refill.tryLock(wait, TimeUnit.MILLISECONDS)) {
+      if (wait <= 0) {
         return null;
       }
       try {
-        if (!queue.isEmpty() || !provenEmptyAt.isBefore(claimStarted)) {
-          continue; // another claim refilled or proved it empty while this one waited
-        }
-        Instant probeStarted = clock.instant();
-        List<Candidate> found = probe.get();
-        if (found.isEmpty()) {
-          provenEmptyAt = probeStarted;
-          return NONE_LEFT;
-        }
-        queue.addAll(found);
-      } finally {
-        refill.unlock();
+        refilled.get(wait, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        return null;
+      } catch (ExecutionException e) {
+        throw e.getCause() instanceof StoreException store
+            ? store
+            : new StoreException("probing the pool failed: " + e.getCause(), e.getCause());
       }
+      // the probe added candidates, or proved the pool empty: look again
     }
   }
 
   /** Puts back a candidate that was not used (its claim lost for another reason). */
   void giveBack(Candidate candidate) {
     queue.offer(candidate);
+  }
+
+  /** Candidates queued now (for tests). */
+  int queued() {
+    return queue.size();
+  }
+
+  /** The probe in flight, or a new one started now if none is. */
+  private synchronized CompletableFuture<Void> refill(Probe probe) {
+    if (!refill.isDone()) {
+      return refill;
+    }
+    Instant started = clock.instant();
+    try {
+      refill = CompletableFuture.runAsync(() -> absorb(started, probe.get()), probes);
+    } catch (RejectedExecutionException e) {
+      refill = CompletableFuture.failedFuture(new StoreException("the instance is stopping", e));
+    }
+    return refill;
+  }
+
+  private void absorb(Instant probeStarted, List<Candidate> found) {
+    if (found.isEmpty()) {
+      provenEmptyAt = probeStarted;
+      return;
+    }
+    Instant forgetBefore = clock.instant().minus(maxAge);
+    known.values().removeIf(seen -> seen.isBefore(forgetBefore));
+    for (Candidate candidate : found) {
+      if (known.putIfAbsent(candidate.ref().getPath(), candidate.seenAt()) == null) {
+        queue.offer(candidate);
+      }
+    }
   }
 
   private Candidate pollFresh() {

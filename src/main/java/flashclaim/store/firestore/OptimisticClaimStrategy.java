@@ -13,6 +13,7 @@ import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CouponCode;
 import flashclaim.claim.Claim;
+import flashclaim.claim.ClaimConfig;
 import flashclaim.claim.ClaimStore;
 import flashclaim.claim.UserId;
 import io.grpc.Status;
@@ -23,6 +24,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 
 /**
@@ -34,6 +36,7 @@ import java.util.concurrent.ThreadLocalRandom;
  *       random point of [0, 1), outside any transaction (so it locks nothing). The claims of one
  *       instance share the result through a {@link CandidatePool}: each takes a different coupon,
  *       and instances start their probes at different points, so claims rarely want the same one.
+ *       The pool probes again in the background when it runs low, so claims rarely wait for one.
  *   <li>Commit, one candidate at a time, a batch of two writes: the coupon's assignment guarded by
  *       the precondition "the coupon was last updated when the probe saw it", and the create of the
  *       user's claim record for the slot. A batch is atomic: both apply or neither (G5). If anyone
@@ -53,18 +56,26 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
   private static final int MAX_POOLS = 1_000;
 
   private final int candidates;
+  private final int refillBelow;
   private final Duration candidateMaxAge;
+  private final Executor probes;
   private final Map<CampaignId, CandidatePool> pools = new ConcurrentHashMap<>();
 
+  /**
+   * @param probes where the pool's probes run, so that a refill ahead of need keeps no claim
+   *     waiting; at most one probe per campaign is in flight, so a few threads serve them all
+   */
   OptimisticClaimStrategy(
       ClaimDocuments docs,
-      int candidates,
-      Duration candidateMaxAge,
+      ClaimConfig config,
+      Executor probes,
       Clock clock,
       ContentionCounters counters) {
     super(docs, clock, counters);
-    this.candidates = Math.max(1, candidates);
-    this.candidateMaxAge = candidateMaxAge;
+    this.candidates = Math.max(1, config.candidates());
+    this.refillBelow = Math.max(0, Math.min(config.refillBelow(), candidates));
+    this.candidateMaxAge = config.candidateMaxAge();
+    this.probes = probes;
   }
 
   @Override
@@ -110,7 +121,7 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
     if (pools.size() >= MAX_POOLS && !pools.containsKey(campaign)) {
       pools.clear();
     }
-    return pools.computeIfAbsent(campaign, id -> new CandidatePool(candidateMaxAge, clock));
+    return pools.computeIfAbsent(campaign, id -> new CandidatePool(candidateMaxAge, refillBelow, probes, clock));
   }
 
   private CandidatePool.Candidate take(

@@ -1,0 +1,212 @@
+package flashclaim.store.firestore;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.google.cloud.Timestamp;
+import com.google.cloud.firestore.Firestore;
+import com.google.cloud.firestore.FirestoreOptions;
+import flashclaim.StoreException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The candidate pool's sharing rules, with a probe that stands in for the query (the pool never
+ * touches the store itself; the document references are never sent anywhere).
+ */
+class CandidatePoolTest {
+  private static Firestore refs;
+  private final Clock clock = Clock.systemUTC();
+  private final ExecutorService probes = Executors.newFixedThreadPool(2);
+  private final ExecutorService claims = Executors.newFixedThreadPool(20);
+
+  @BeforeAll
+  static void references() {
+    refs =
+        FirestoreOptions.newBuilder()
+            .setProjectId("candidate-pool-test")
+            .setEmulatorHost("127.0.0.1:9")
+            .build()
+            .getService();
+  }
+
+  @AfterAll
+  static void closeReferences() throws Exception {
+    refs.close();
+  }
+
+  @AfterEach
+  void stop() {
+    probes.shutdownNow();
+    claims.shutdownNow();
+  }
+
+  @Test
+  void concurrentClaimsShareOneProbeAndEachGetsADifferentCoupon() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger probesRun = new AtomicInteger();
+    CandidatePool pool = pool(0);
+    CandidatePool.Probe probe =
+        () -> {
+          probesRun.incrementAndGet();
+          await(release);
+          return coupons(0, 100);
+        };
+    Instant started = clock.instant();
+    List<Future<CandidatePool.Candidate>> taken = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      taken.add(claims.submit(() -> pool.take(started, in(Duration.ofSeconds(10)), probe)));
+    }
+    Thread.sleep(100); // let every claim reach the pool while the probe is held
+    release.countDown();
+    Set<String> codes = new HashSet<>();
+    for (Future<CandidatePool.Candidate> f : taken) {
+      codes.add(f.get(10, TimeUnit.SECONDS).code());
+    }
+    assertThat(codes).hasSize(20);
+    assertThat(probesRun).hasValue(1);
+    assertThat(pool.queued()).isEqualTo(80);
+  }
+
+  @Test
+  void refillsInTheBackgroundWhenItRunsLow() throws Exception {
+    AtomicInteger probesRun = new AtomicInteger();
+    CountDownLatch second = new CountDownLatch(1);
+    CandidatePool pool = pool(5);
+    CandidatePool.Probe probe =
+        () -> {
+          int n = probesRun.incrementAndGet();
+          if (n == 2) {
+            second.countDown();
+          }
+          return coupons(n * 100, 10);
+        };
+    Instant started = clock.instant();
+    for (int i = 0; i < 5; i++) {
+      pool.take(started, in(Duration.ofSeconds(5)), probe); // 10 -> 5 left: still enough
+    }
+    assertThat(probesRun).hasValue(1);
+    pool.take(started, in(Duration.ofSeconds(5)), probe); // 4 left: the next probe starts
+    assertThat(second.await(5, TimeUnit.SECONDS)).isTrue();
+    waitFor(() -> pool.queued() == 14);
+    assertThat(probesRun).hasValue(2);
+  }
+
+  @Test
+  void neverQueuesAgainACouponItHandedOutRecently() throws Exception {
+    CandidatePool pool = pool(0);
+    CandidatePool.Probe sameThree = () -> coupons(0, 3); // commits not landed: still unassigned
+    Instant started = clock.instant();
+    Set<String> codes = new HashSet<>();
+    for (int i = 0; i < 3; i++) {
+      codes.add(pool.take(started, in(Duration.ofSeconds(5)), sameThree).code());
+    }
+    assertThat(codes).hasSize(3);
+    // every probe now sees only coupons already handed out: no candidate until the deadline
+    assertThat(pool.take(started, in(Duration.ofMillis(300)), sameThree)).isNull();
+  }
+
+  @Test
+  void soldOutNeedsAProofThatStartedAfterTheClaim() throws Exception {
+    AtomicInteger probesRun = new AtomicInteger();
+    List<List<CandidatePool.Candidate>> answers =
+        new ArrayList<>(List.of(List.of(), coupons(500, 1)));
+    CandidatePool pool = pool(0);
+    CandidatePool.Probe probe =
+        () -> {
+          probesRun.incrementAndGet();
+          return answers.remove(0);
+        };
+    Instant first = clock.instant();
+    assertThat(pool.take(first, in(Duration.ofSeconds(5)), probe))
+        .isSameAs(CandidatePool.NONE_LEFT);
+    // a claim that started before the proof shares it without a probe of its own
+    assertThat(pool.take(first, in(Duration.ofSeconds(5)), probe))
+        .isSameAs(CandidatePool.NONE_LEFT);
+    assertThat(probesRun).hasValue(1);
+    // a later claim probes again and finds the coupon added after the sell-out
+    Thread.sleep(5);
+    CandidatePool.Candidate later = pool.take(clock.instant(), in(Duration.ofSeconds(5)), probe);
+    assertThat(later.code()).isEqualTo("c500");
+    assertThat(probesRun).hasValue(2);
+  }
+
+  @Test
+  void aFailedProbeFailsItsWaitersAndTheNextClaimProbesAgain() throws Exception {
+    AtomicInteger probesRun = new AtomicInteger();
+    CandidatePool pool = pool(0);
+    CandidatePool.Probe probe =
+        () -> {
+          if (probesRun.incrementAndGet() == 1) {
+            throw new StoreException("the store is down", null);
+          }
+          return coupons(0, 1);
+        };
+    Instant started = clock.instant();
+    assertThatThrownBy(() -> pool.take(started, in(Duration.ofSeconds(5)), probe))
+        .isInstanceOf(StoreException.class)
+        .hasMessageContaining("the store is down");
+    assertThat(pool.take(started, in(Duration.ofSeconds(5)), probe).code()).isEqualTo("c0");
+  }
+
+  @Test
+  void dropsCandidatesOlderThanTheMaxAge() throws Exception {
+    CandidatePool pool = new CandidatePool(Duration.ofMillis(50), 0, probes, clock);
+    AtomicInteger probesRun = new AtomicInteger();
+    CandidatePool.Probe probe = () -> coupons(probesRun.getAndIncrement() * 100, 2);
+    Instant started = clock.instant();
+    assertThat(pool.take(started, in(Duration.ofSeconds(5)), probe).code()).isEqualTo("c0");
+    Thread.sleep(100); // c1 is now too old to be a hint
+    assertThat(pool.take(started, in(Duration.ofSeconds(5)), probe).code()).isEqualTo("c100");
+  }
+
+  private CandidatePool pool(int refillBelow) {
+    return new CandidatePool(Duration.ofSeconds(30), refillBelow, probes, clock);
+  }
+
+  private List<CandidatePool.Candidate> coupons(int from, int count) {
+    List<CandidatePool.Candidate> found = new ArrayList<>();
+    for (int i = from; i < from + count; i++) {
+      found.add(
+          new CandidatePool.Candidate(
+              refs.document("campaigns/c/coupons/" + i), "c" + i, Timestamp.now(), clock.instant()));
+    }
+    return found;
+  }
+
+  private Instant in(Duration d) {
+    return clock.instant().plus(d);
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      latch.await(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static void waitFor(Supplier<Boolean> condition) throws InterruptedException {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (!condition.get() && System.nanoTime() < until) {
+      Thread.sleep(5);
+    }
+    assertThat(condition.get()).isTrue();
+  }
+}
