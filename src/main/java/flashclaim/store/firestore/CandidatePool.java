@@ -17,7 +17,6 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Supplier;
 
 /**
  * Unassigned coupons of one campaign that one instance has seen and not yet tried: the claims of
@@ -50,7 +49,13 @@ final class CandidatePool {
   static final Candidate NONE_LEFT = new Candidate(null, null, null, Instant.MIN);
 
   /** Probes the store: candidates, or an empty list as the proof that none is left. */
-  interface Probe extends Supplier<List<Candidate>> {}
+  interface Probe {
+    /**
+     * @param soldOutBefore the previous probe found the pool empty: the next one may skip straight
+     *     to the query that proves it again, since coupons are added rarely
+     */
+    List<Candidate> run(boolean soldOutBefore);
+  }
 
   private final Queue<Candidate> queue = new ConcurrentLinkedQueue<>();
   /** Document paths of the queued and recently handed-out candidates, with when they were seen. */
@@ -126,8 +131,10 @@ final class CandidatePool {
       return refill;
     }
     Instant started = clock.instant();
+    boolean soldOutBefore = provenEmptyAt != Instant.MIN;
     try {
-      refill = CompletableFuture.runAsync(() -> absorb(started, probe.get()), probes);
+      refill =
+          CompletableFuture.runAsync(() -> absorb(started, probe.run(soldOutBefore)), probes);
     } catch (RejectedExecutionException e) {
       refill = CompletableFuture.failedFuture(new StoreException("the instance is stopping", e));
     }
@@ -139,6 +146,7 @@ final class CandidatePool {
       provenEmptyAt = probeStarted;
       return;
     }
+    provenEmptyAt = Instant.MIN; // coupons were added after a sell-out
     Instant forgetBefore = clock.instant().minus(maxAge);
     known.values().removeIf(seen -> seen.isBefore(forgetBefore));
     for (Candidate candidate : found) {

@@ -127,25 +127,31 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
   private CandidatePool.Candidate take(
       CandidatePool pool, Instant started, Instant deadline, CollectionReference coupons) {
     try {
-      return pool.take(started, deadline, () -> probe(coupons));
+      return pool.take(started, deadline, soldOutBefore -> probe(coupons, soldOutBefore));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new StoreException("interrupted while waiting for coupon candidates", e);
     }
   }
 
-  /** Unassigned coupons from a random point on, else from the start; empty proves none is left. */
-  private List<CandidatePool.Candidate> probe(CollectionReference coupons) {
+  /**
+   * Unassigned coupons from a random point on, else from the start; empty proves none is left. After
+   * a sell-out only the proof runs: one query instead of two for every claim of a sold-out storm.
+   */
+  private List<CandidatePool.Candidate> probe(CollectionReference coupons, boolean soldOutBefore) {
     Query unassigned =
         coupons.whereEqualTo(FirestoreLayout.IS_ASSIGNED, false).orderBy(FirestoreLayout.RANDOM_FLOAT);
-    double from = ThreadLocalRandom.current().nextDouble();
-    counters.query();
-    List<QueryDocumentSnapshot> found =
-        await(
-                () -> unassigned.startAt(from).limit(candidates).get(),
-                docs.timeout(),
-                "find unassigned coupons")
-            .getDocuments();
+    List<QueryDocumentSnapshot> found = List.of();
+    if (!soldOutBefore) {
+      double from = ThreadLocalRandom.current().nextDouble();
+      counters.query();
+      found =
+          await(
+                  () -> unassigned.startAt(from).limit(candidates).get(),
+                  docs.timeout(),
+                  "find unassigned coupons")
+              .getDocuments();
+    }
     if (found.isEmpty()) {
       counters.query();
       found =

@@ -63,7 +63,7 @@ class CandidatePoolTest {
     AtomicInteger probesRun = new AtomicInteger();
     CandidatePool pool = pool(0);
     CandidatePool.Probe probe =
-        () -> {
+        soldOutBefore -> {
           probesRun.incrementAndGet();
           await(release);
           return coupons(0, 100);
@@ -90,7 +90,7 @@ class CandidatePoolTest {
     CountDownLatch second = new CountDownLatch(1);
     CandidatePool pool = pool(5);
     CandidatePool.Probe probe =
-        () -> {
+        soldOutBefore -> {
           int n = probesRun.incrementAndGet();
           if (n == 2) {
             second.countDown();
@@ -111,7 +111,7 @@ class CandidatePoolTest {
   @Test
   void neverQueuesAgainACouponItHandedOutRecently() throws Exception {
     CandidatePool pool = pool(0);
-    CandidatePool.Probe sameThree = () -> coupons(0, 3); // commits not landed: still unassigned
+    CandidatePool.Probe sameThree = soldOutBefore -> coupons(0, 3); // commits not landed: still unassigned
     Instant started = clock.instant();
     Set<String> codes = new HashSet<>();
     for (int i = 0; i < 3; i++) {
@@ -126,11 +126,13 @@ class CandidatePoolTest {
   void soldOutNeedsAProofThatStartedAfterTheClaim() throws Exception {
     AtomicInteger probesRun = new AtomicInteger();
     List<List<CandidatePool.Candidate>> answers =
-        new ArrayList<>(List.of(List.of(), coupons(500, 1)));
+        new ArrayList<>(List.of(List.of(), coupons(500, 1), coupons(600, 1)));
+    List<Boolean> hints = new ArrayList<>();
     CandidatePool pool = pool(0);
     CandidatePool.Probe probe =
-        () -> {
+        soldOutBefore -> {
           probesRun.incrementAndGet();
+          hints.add(soldOutBefore);
           return answers.remove(0);
         };
     Instant first = clock.instant();
@@ -145,6 +147,9 @@ class CandidatePoolTest {
     CandidatePool.Candidate later = pool.take(clock.instant(), in(Duration.ofSeconds(5)), probe);
     assertThat(later.code()).isEqualTo("c500");
     assertThat(probesRun).hasValue(2);
+    // the probe after a sell-out is told so (it may run only the proof), the one after that not
+    pool.take(clock.instant(), in(Duration.ofSeconds(5)), probe);
+    assertThat(hints).containsExactly(false, true, false);
   }
 
   @Test
@@ -152,7 +157,7 @@ class CandidatePoolTest {
     AtomicInteger probesRun = new AtomicInteger();
     CandidatePool pool = pool(0);
     CandidatePool.Probe probe =
-        () -> {
+        soldOutBefore -> {
           if (probesRun.incrementAndGet() == 1) {
             throw new StoreException("the store is down", null);
           }
@@ -169,7 +174,7 @@ class CandidatePoolTest {
   void dropsCandidatesOlderThanTheMaxAge() throws Exception {
     CandidatePool pool = new CandidatePool(Duration.ofMillis(50), 0, probes, clock);
     AtomicInteger probesRun = new AtomicInteger();
-    CandidatePool.Probe probe = () -> coupons(probesRun.getAndIncrement() * 100, 2);
+    CandidatePool.Probe probe = soldOutBefore -> coupons(probesRun.getAndIncrement() * 100, 2);
     Instant started = clock.instant();
     assertThat(pool.take(started, in(Duration.ofSeconds(5)), probe).code()).isEqualTo("c0");
     Thread.sleep(100); // c1 is now too old to be a hint
