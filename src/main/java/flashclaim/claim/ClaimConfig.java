@@ -12,8 +12,9 @@ import java.time.Duration;
  *     {@code seed} (the original design, kept as the benchmark's baseline)
  * @param deadline how long one claim may keep trying before it answers 503
  * @param retryAfter what the 503 tells the client to wait
- * @param candidates how many unassigned coupons one probe of the pool reads; an instance's claims
- *     share them
+ * @param candidates the most unassigned coupons one probe of the pool reads; a probe reads as many
+ *     as the instance's claims took over the last {@code candidateMaxAge}, at least {@code 2 *
+ *     refillBelow}; an instance's claims share them
  * @param refillBelow when an instance holds fewer candidates than this, it probes again in the
  *     background, ahead of need
  * @param probeThreads threads that run those probes (at most one per campaign at a time)
@@ -25,7 +26,7 @@ public record ClaimConfig(
     @Bindable(defaultValue = "optimistic") String strategy,
     @Bindable(defaultValue = "2s") Duration deadline,
     @Bindable(defaultValue = "1s") Duration retryAfter,
-    @Bindable(defaultValue = "200") int candidates,
+    @Bindable(defaultValue = "1000") int candidates,
     @Bindable(defaultValue = "50") int refillBelow,
     @Bindable(defaultValue = "2") int probeThreads,
     @Bindable(defaultValue = "2s") Duration candidateMaxAge,

@@ -51,10 +51,11 @@ final class CandidatePool {
   /** Probes the store: candidates, or an empty list as the proof that none is left. */
   interface Probe {
     /**
+     * @param limit how many candidates to read at most
      * @param soldOutBefore the previous probe found the pool empty: the next one may skip straight
      *     to the query that proves it again, since coupons are added rarely
      */
-    List<Candidate> run(boolean soldOutBefore);
+    List<Candidate> run(int limit, boolean soldOutBefore);
   }
 
   private final Queue<Candidate> queue = new ConcurrentLinkedQueue<>();
@@ -63,15 +64,23 @@ final class CandidatePool {
 
   private final Duration maxAge;
   private final int refillBelow;
+  private final int maxProbe;
+  private final Demand demand;
   private final Executor probes;
   private final Clock clock;
   private volatile Instant provenEmptyAt = Instant.MIN;
   /** The probe in flight, or a finished one; guarded by {@code this}. */
   private CompletableFuture<Void> refill = CompletableFuture.completedFuture(null);
 
-  CandidatePool(Duration maxAge, int refillBelow, Executor probes, Clock clock) {
+  /**
+   * @param maxProbe the most candidates one probe reads; a probe reads what the claims of the last
+   *     {@code maxAge} took (the candidates' useful life), at least {@code 2 * refillBelow}
+   */
+  CandidatePool(Duration maxAge, int refillBelow, int maxProbe, Executor probes, Clock clock) {
     this.maxAge = maxAge;
     this.refillBelow = refillBelow;
+    this.maxProbe = Math.max(1, maxProbe);
+    this.demand = new Demand(maxAge, clock);
     this.probes = probes;
     this.clock = clock;
   }
@@ -89,6 +98,7 @@ final class CandidatePool {
     while (true) {
       Candidate candidate = pollFresh();
       if (candidate != null) {
+        demand.taken();
         if (queue.size() < refillBelow) {
           refill(probe); // ahead of need; nobody waits for it
         }
@@ -132,9 +142,11 @@ final class CandidatePool {
     }
     Instant started = clock.instant();
     boolean soldOutBefore = provenEmptyAt != Instant.MIN;
+    int limit = (int) Math.min(maxProbe, Math.max(2L * refillBelow, demand.recent()));
     try {
       refill =
-          CompletableFuture.runAsync(() -> absorb(started, probe.run(soldOutBefore)), probes);
+          CompletableFuture.runAsync(
+              () -> absorb(started, probe.run(Math.max(1, limit), soldOutBefore)), probes);
     } catch (RejectedExecutionException e) {
       refill = CompletableFuture.failedFuture(new StoreException("the instance is stopping", e));
     }
@@ -152,6 +164,44 @@ final class CandidatePool {
     for (Candidate candidate : found) {
       if (known.putIfAbsent(candidate.ref().getPath(), candidate.seenAt()) == null) {
         queue.offer(candidate);
+      }
+    }
+  }
+
+  /**
+   * Candidates taken over the last {@code window}, in two halves: an estimate of how many the next
+   * window will take. Small probes when claims are few (each candidate read costs a document read
+   * on Firestore), large ones in a rush (each probe costs a scan on the emulator).
+   */
+  private static final class Demand {
+    private final long halfMillis;
+    private final Clock clock;
+    private long currentHalf;
+    private long current;
+    private long previous;
+
+    Demand(Duration window, Clock clock) {
+      this.halfMillis = Math.max(1, window.toMillis() / 2);
+      this.clock = clock;
+    }
+
+    synchronized void taken() {
+      roll();
+      current++;
+    }
+
+    /** Taken in the last window: the previous half and the current one. */
+    synchronized long recent() {
+      roll();
+      return previous + current;
+    }
+
+    private void roll() {
+      long half = clock.millis() / halfMillis;
+      if (half != currentHalf) {
+        previous = half == currentHalf + 1 ? current : 0;
+        current = 0;
+        currentHalf = half;
       }
     }
   }

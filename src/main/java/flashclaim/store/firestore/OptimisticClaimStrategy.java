@@ -32,7 +32,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * all.
  *
  * <ol>
- *   <li>Probe: read up to {@code candidates} unassigned coupons ordered by {@code randomFloat} from a
+ *   <li>Probe: read unassigned coupons ordered by {@code randomFloat} (as many as the instance's
+ *       claims took over the candidates' useful life, up to {@code candidates}) from a
  *       random point of [0, 1), outside any transaction (so it locks nothing). The claims of one
  *       instance share the result through a {@link CandidatePool}: each takes a different coupon,
  *       and instances start their probes at different points, so claims rarely want the same one.
@@ -121,13 +122,13 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
     if (pools.size() >= MAX_POOLS && !pools.containsKey(campaign)) {
       pools.clear();
     }
-    return pools.computeIfAbsent(campaign, id -> new CandidatePool(candidateMaxAge, refillBelow, probes, clock));
+    return pools.computeIfAbsent(campaign, id -> new CandidatePool(candidateMaxAge, refillBelow, candidates, probes, clock));
   }
 
   private CandidatePool.Candidate take(
       CandidatePool pool, Instant started, Instant deadline, CollectionReference coupons) {
     try {
-      return pool.take(started, deadline, soldOutBefore -> probe(coupons, soldOutBefore));
+      return pool.take(started, deadline, (limit, soldOutBefore) -> probe(coupons, limit, soldOutBefore));
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new StoreException("interrupted while waiting for coupon candidates", e);
@@ -138,7 +139,8 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
    * Unassigned coupons from a random point on, else from the start; empty proves none is left. After
    * a sell-out only the proof runs: one query instead of two for every claim of a sold-out storm.
    */
-  private List<CandidatePool.Candidate> probe(CollectionReference coupons, boolean soldOutBefore) {
+  private List<CandidatePool.Candidate> probe(
+      CollectionReference coupons, int limit, boolean soldOutBefore) {
     Query unassigned =
         coupons.whereEqualTo(FirestoreLayout.IS_ASSIGNED, false).orderBy(FirestoreLayout.RANDOM_FLOAT);
     List<QueryDocumentSnapshot> found = List.of();
@@ -147,7 +149,7 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
       counters.query();
       found =
           await(
-                  () -> unassigned.startAt(from).limit(candidates).get(),
+                  () -> unassigned.startAt(from).limit(limit).get(),
                   docs.timeout(),
                   "find unassigned coupons")
               .getDocuments();
@@ -155,7 +157,7 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
     if (found.isEmpty()) {
       counters.query();
       found =
-          await(() -> unassigned.limit(candidates).get(), docs.timeout(), "find unassigned coupons")
+          await(() -> unassigned.limit(limit).get(), docs.timeout(), "find unassigned coupons")
               .getDocuments();
     }
     Instant seen = clock.instant();

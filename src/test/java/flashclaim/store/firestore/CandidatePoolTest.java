@@ -63,7 +63,7 @@ class CandidatePoolTest {
     AtomicInteger probesRun = new AtomicInteger();
     CandidatePool pool = pool(0);
     CandidatePool.Probe probe =
-        soldOutBefore -> {
+        (limit, soldOutBefore) -> {
           probesRun.incrementAndGet();
           await(release);
           return coupons(0, 100);
@@ -90,7 +90,7 @@ class CandidatePoolTest {
     CountDownLatch second = new CountDownLatch(1);
     CandidatePool pool = pool(5);
     CandidatePool.Probe probe =
-        soldOutBefore -> {
+        (limit, soldOutBefore) -> {
           int n = probesRun.incrementAndGet();
           if (n == 2) {
             second.countDown();
@@ -111,7 +111,7 @@ class CandidatePoolTest {
   @Test
   void neverQueuesAgainACouponItHandedOutRecently() throws Exception {
     CandidatePool pool = pool(0);
-    CandidatePool.Probe sameThree = soldOutBefore -> coupons(0, 3); // commits not landed: still unassigned
+    CandidatePool.Probe sameThree = (limit, soldOutBefore) -> coupons(0, 3); // commits not landed: still unassigned
     Instant started = clock.instant();
     Set<String> codes = new HashSet<>();
     for (int i = 0; i < 3; i++) {
@@ -130,7 +130,7 @@ class CandidatePoolTest {
     List<Boolean> hints = new ArrayList<>();
     CandidatePool pool = pool(0);
     CandidatePool.Probe probe =
-        soldOutBefore -> {
+        (limit, soldOutBefore) -> {
           probesRun.incrementAndGet();
           hints.add(soldOutBefore);
           return answers.remove(0);
@@ -157,7 +157,7 @@ class CandidatePoolTest {
     AtomicInteger probesRun = new AtomicInteger();
     CandidatePool pool = pool(0);
     CandidatePool.Probe probe =
-        soldOutBefore -> {
+        (limit, soldOutBefore) -> {
           if (probesRun.incrementAndGet() == 1) {
             throw new StoreException("the store is down", null);
           }
@@ -172,17 +172,41 @@ class CandidatePoolTest {
 
   @Test
   void dropsCandidatesOlderThanTheMaxAge() throws Exception {
-    CandidatePool pool = new CandidatePool(Duration.ofMillis(50), 0, probes, clock);
+    CandidatePool pool = new CandidatePool(Duration.ofMillis(50), 0, 1_000, probes, clock);
     AtomicInteger probesRun = new AtomicInteger();
-    CandidatePool.Probe probe = soldOutBefore -> coupons(probesRun.getAndIncrement() * 100, 2);
+    CandidatePool.Probe probe = (limit, soldOutBefore) -> coupons(probesRun.getAndIncrement() * 100, 2);
     Instant started = clock.instant();
     assertThat(pool.take(started, in(Duration.ofSeconds(5)), probe).code()).isEqualTo("c0");
     Thread.sleep(100); // c1 is now too old to be a hint
     assertThat(pool.take(started, in(Duration.ofSeconds(5)), probe).code()).isEqualTo("c100");
   }
 
+  @Test
+  void probesReadWhatTheRecentClaimsTookWithinBounds() throws Exception {
+    List<Integer> limits = new ArrayList<>();
+    CandidatePool pool = new CandidatePool(Duration.ofSeconds(30), 10, 100, probes, clock);
+    AtomicInteger next = new AtomicInteger();
+    CandidatePool.Probe probe =
+        (limit, soldOutBefore) -> {
+          synchronized (limits) {
+            limits.add(limit);
+          }
+          return coupons(next.getAndAdd(limit), limit);
+        };
+    Instant started = clock.instant();
+    pool.take(started, in(Duration.ofSeconds(5)), probe); // nothing taken yet: 2 x refill-below
+    for (int i = 0; i < 300; i++) {
+      pool.take(started, in(Duration.ofSeconds(5)), probe);
+    }
+    waitFor(() -> pool.queued() >= 10);
+    synchronized (limits) {
+      assertThat(limits.get(0)).isEqualTo(20);
+      assertThat(limits).allSatisfy(l -> assertThat(l).isBetween(20, 100)).contains(100);
+    }
+  }
+
   private CandidatePool pool(int refillBelow) {
-    return new CandidatePool(Duration.ofSeconds(30), refillBelow, probes, clock);
+    return new CandidatePool(Duration.ofSeconds(30), refillBelow, 1_000, probes, clock);
   }
 
   private List<CandidatePool.Candidate> coupons(int from, int count) {

@@ -256,7 +256,16 @@ class IndexCoverageTest {
       for (String strategy : FirestoreClaimStoreFactory.STRATEGIES) {
         try (ServiceInstance instance =
             ServiceInstance.start(
-                Map.of(QueryRecorder.PROPERTY, "true", "flashclaim.claim.strategy", strategy))) {
+                Map.of(
+                    QueryRecorder.PROPERTY,
+                    "true",
+                    "flashclaim.claim.strategy",
+                    strategy,
+                    // probes sized to demand, held at 200 here so that their shape is one
+                    "flashclaim.claim.candidates",
+                    200,
+                    "flashclaim.claim.refill-below",
+                    100))) {
           driveEveryQueryingRoute(instance.url(), "index-" + strategy);
           QueryRecorder recorder = instance.context().getBean(QueryRecorder.class);
           all.put(strategy, recorder.recorded());
