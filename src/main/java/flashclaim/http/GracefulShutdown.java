@@ -44,7 +44,9 @@ public final class GracefulShutdown implements ApplicationEventListener<Shutdown
     long began = System.nanoTime();
     try {
       if (admission.drain(config.gracePeriod())) {
-        Thread.sleep(config.flushMargin().toMillis());
+        if (inFlight > 0) {
+          Thread.sleep(config.flushMargin().toMillis());
+        }
         LOG.info("drained in {} ms", (System.nanoTime() - began) / 1_000_000);
       } else {
         LOG.warn(
