@@ -3,9 +3,29 @@ package flashclaim;
 import flashclaim.http.GracefulShutdown;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.runtime.Micronaut;
+import io.swagger.v3.oas.annotations.OpenAPIDefinition;
+import io.swagger.v3.oas.annotations.enums.SecuritySchemeType;
+import io.swagger.v3.oas.annotations.info.Info;
+import io.swagger.v3.oas.annotations.security.SecurityScheme;
 import sun.misc.Signal;
 
 /** Entry point of the flashclaim service. */
+@OpenAPIDefinition(
+    info =
+        @Info(
+            title = "flashclaim",
+            version = "v1",
+            description =
+                "Flash-sale coupon claims. Every body is JSON; every error is application/problem+json"
+                    + " (RFC 9457) with a stable type urn:flashclaim:problem:<name>. Any route may also"
+                    + " answer 404 not-found (unknown route), 405 method-not-allowed, 406"
+                    + " not-acceptable, 503 unavailable and 500 internal-error (a bug)."))
+@SecurityScheme(
+    name = "bearer",
+    type = SecuritySchemeType.HTTP,
+    scheme = "bearer",
+    bearerFormat = "JWT",
+    description = "The user is the token's sub; admin routes need roles: [admin].")
 public final class Application {
   private Application() {}
 
