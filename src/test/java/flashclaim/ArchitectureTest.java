@@ -29,7 +29,11 @@ class ArchitectureTest {
           .should()
           .dependOnClassesThat()
           .resideInAnyPackage(
-              "flashclaim.store..", "flashclaim.http..", "com.google.cloud..", "io.grpc..")
+              "flashclaim.store..",
+              "flashclaim.http..",
+              "com.google.cloud..",
+              "io.grpc..",
+              "io.micrometer..")
           .because("the core holds the rules and ports; adapters and libraries plug in from outside");
 
   @ArchTest
@@ -40,7 +44,11 @@ class ArchitectureTest {
           .should()
           .dependOnClassesThat()
           .resideInAnyPackage(
-              "flashclaim.store..", "flashclaim.http..", "com.google.cloud..", "io.grpc..")
+              "flashclaim.store..",
+              "flashclaim.http..",
+              "com.google.cloud..",
+              "io.grpc..",
+              "io.micrometer..")
           .because("the guard and idempotency rules are written once, over ports; HTTP and stores plug in");
 
   @ArchTest
@@ -62,4 +70,14 @@ class ArchitectureTest {
           .dependOnClassesThat()
           .resideInAPackage("flashclaim.http..")
           .because("a store adapter serves the core's ports, whatever the API in front");
+
+  @ArchTest
+  static final ArchRule metricsObserveThroughTheCore =
+      noClasses()
+          .that()
+          .resideInAPackage("flashclaim.metrics..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage("flashclaim.store..", "flashclaim.http..")
+          .because("metrics observe the core's ports and counters; adapters bind their own meters");
 }

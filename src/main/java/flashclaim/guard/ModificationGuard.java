@@ -5,6 +5,7 @@ import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The modification guard (DESIGN.md): at most one request at a time modifies a {@link
@@ -29,6 +30,7 @@ public final class ModificationGuard {
   private final GuardStore store;
   private final GuardConfig config;
   private final Clock clock;
+  private final LongAdder conflicts = new LongAdder();
 
   ModificationGuard(GuardStore store, GuardConfig config, Clock clock) {
     this.store = store;
@@ -51,13 +53,20 @@ public final class ModificationGuard {
       }
       Optional<GuardStore.Holder> holder = store.read(lockId);
       if (holder.isPresent() && holder.get().expiresAt().isAfter(now)) {
+        conflicts.increment();
         return new GuardEntry.Busy(config.retryAfter());
       }
       // Released between the create and the read (nothing to remove), or stale: remove exactly the
       // version that was read; if another request removed or replaced it first, this does nothing.
       holder.ifPresent(stale -> store.deleteIf(lockId, stale.version()));
     }
+    conflicts.increment();
     return new GuardEntry.Busy(config.retryAfter());
+  }
+
+  /** Requests so far that found their resource guarded (answered 409), for metrics. */
+  public long conflictCount() {
+    return conflicts.sum();
   }
 
   /**

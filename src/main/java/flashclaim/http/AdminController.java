@@ -40,6 +40,7 @@ final class AdminController {
     this.audits = audits;
   }
 
+  @ApiDocs.CreateCampaign
   @Post
   HttpResponse<?> create(@Body CreateCampaign body, HttpRequest<?> request) {
     CampaignId id = new CampaignId(body.id());
@@ -59,6 +60,7 @@ final class AdminController {
         URI.create("/v1/admin/campaigns/" + id.value()));
   }
 
+  @ApiDocs.GetCampaign
   @Get("/{id}")
   HttpResponse<?> get(@PathVariable String id, HttpRequest<?> request) {
     return campaigns
@@ -67,6 +69,7 @@ final class AdminController {
         .orElseGet(() -> CampaignNotFound.response(id, request.getPath()));
   }
 
+  @ApiDocs.AddCoupons
   @Post("/{id}/coupons")
   HttpResponse<?> addCoupons(
       @PathVariable String id, @Body AddCoupons body, HttpRequest<?> request) {
@@ -93,6 +96,7 @@ final class AdminController {
         .orElseGet(() -> CampaignNotFound.response(id, request.getPath()));
   }
 
+  @ApiDocs.Audit
   @Get("/{id}/audit")
   HttpResponse<?> audit(@PathVariable String id, HttpRequest<?> request) {
     Optional<AuditReport> report = audits.audit(new CampaignId(id));

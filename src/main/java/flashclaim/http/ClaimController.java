@@ -45,6 +45,7 @@ final class ClaimController {
    * it is what holds it to {@code micronaut.server.max-request-size} (413 above it), as on every
    * other route: a body nobody reads is never checked.
    */
+  @ApiDocs.Claim
   @Post
   @Consumes(MediaType.ALL)
   HttpResponse<?> claim(
@@ -86,6 +87,7 @@ final class ClaimController {
     throw new IllegalStateException("unhandled claim outcome " + outcome);
   }
 
+  @ApiDocs.Holdings
   @Get("/me")
   HttpResponse<?> mine(@PathVariable String id, Authentication user, HttpRequest<?> request) {
     return claims

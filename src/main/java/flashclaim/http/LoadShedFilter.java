@@ -9,8 +9,10 @@ import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.http.filter.ServerFilterPhase;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -19,6 +21,10 @@ import java.util.concurrent.atomic.LongAdder;
  * at once; the next one is answered 503 with Retry-After at once, before it costs a thread, a token
  * check or a store call. The permit travels with the request and is returned exactly once, when
  * the response (success or error) leaves.
+ *
+ * <p>It also drains the instance before it stops ({@link #drain}): from then on every new API
+ * request is answered 503 {@code shutting-down}, and the drain waits until the requests in flight
+ * have answered.
  */
 @ServerFilter("/v1/**")
 final class LoadShedFilter implements Ordered {
@@ -28,6 +34,8 @@ final class LoadShedFilter implements Ordered {
   private final Semaphore permits;
   private final HttpConfig config;
   private final LongAdder shed = new LongAdder();
+  private final LongAdder refused = new LongAdder();
+  private volatile boolean draining;
 
   private final Clock clock;
 
@@ -47,6 +55,28 @@ final class LoadShedFilter implements Ordered {
     return shed.sum();
   }
 
+  /** Requests refused with 503 {@code shutting-down} so far. */
+  long refusedWhileDraining() {
+    return refused.sum();
+  }
+
+  /** True from the start of {@link #drain}: new API requests are refused. */
+  boolean isDraining() {
+    return draining;
+  }
+
+  /**
+   * Refuses every new API request from now on and waits, at most {@code timeout}, until the ones in
+   * flight have answered. Taking every permit is what proves that none is in flight: a permit is
+   * returned only when its response leaves. The permits are never given back; the instance stops.
+   *
+   * @return true when nothing was in flight any more within the timeout
+   */
+  boolean drain(Duration timeout) throws InterruptedException {
+    draining = true;
+    return permits.tryAcquire(config.maxInFlight(), timeout.toMillis(), TimeUnit.MILLISECONDS);
+  }
+
   /** Requests being worked on now. */
   int inFlight() {
     return config.maxInFlight() - permits.availablePermits();
@@ -55,6 +85,15 @@ final class LoadShedFilter implements Ordered {
   @RequestFilter
   @Nullable
   HttpResponse<?> admit(HttpRequest<?> request) {
+    if (draining) {
+      refused.increment();
+      return Problem.unavailable(
+          "shutting-down",
+          "Shutting down",
+          "this instance is stopping; retry, another instance will answer",
+          request.getPath(),
+          config.retryAfter());
+    }
     if (permits.tryAcquire()) {
       request.setAttribute(PERMIT, new AtomicBoolean(true));
       request.setAttribute(ADMITTED_AT, clock.instant());

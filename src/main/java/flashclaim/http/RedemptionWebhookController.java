@@ -54,6 +54,7 @@ final class RedemptionWebhookController {
     this.config = config;
   }
 
+  @ApiDocs.Redemption
   @Post
   @Consumes(MediaType.APPLICATION_JSON)
   HttpResponse<?> deliver(

@@ -14,6 +14,7 @@ import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,6 +60,8 @@ public class LockService {
   private final LockConfig config;
   private final Clock clock;
   private final ScheduledThreadPoolExecutor renewals;
+  private final LongAdder waited = new LongAdder();
+  private final LongAdder notAcquired = new LongAdder();
 
   public LockService(LockStore store, LockConfig config, Clock clock) {
     this.store = store;
@@ -79,6 +82,16 @@ public class LockService {
   @PreDestroy
   void close() {
     renewals.shutdownNow();
+  }
+
+  /** Acquisitions so far that found the lock held and had to wait for it (for metrics). */
+  public long waitedCount() {
+    return waited.sum();
+  }
+
+  /** Calls so far that waited their whole wait timeout in vain ({@code NotAcquired}). */
+  public long notAcquiredCount() {
+    return notAcquired.sum();
   }
 
   /** The configured lease and wait timeout. */
@@ -105,6 +118,7 @@ public class LockService {
     Instant started = clock.instant();
     Optional<LockStore.Lease> acquired = acquire(lockId(key), options, started);
     if (acquired.isEmpty()) {
+      notAcquired.increment();
       return new LockOutcome.NotAcquired<>(Duration.between(started, clock.instant()));
     }
     Holding holding = new Holding(key, acquired.get(), options.lease());
@@ -136,6 +150,9 @@ public class LockService {
         taken = Optional.empty();
       }
       if (taken.isPresent()) {
+        if (attempt > 0) {
+          waited.increment();
+        }
         return taken;
       }
       Duration left = Duration.between(clock.instant(), deadline);

@@ -1,0 +1,93 @@
+package flashclaim.metrics;
+
+import flashclaim.campaign.CampaignId;
+import flashclaim.claim.ClaimListener;
+import flashclaim.claim.ClaimOutcome;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micronaut.context.annotation.Requires;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+
+/**
+ * Counts every claim by outcome and campaign ({@value #CLAIMS}) and records its latency from
+ * admission: {@value #LATENCY} is a histogram (buckets, for quantiles over all instances with
+ * {@code histogram_quantile}), {@value #PERCENTILES} this instance's p50, p95 and p99 (a summary;
+ * Prometheus has no meter that is both).
+ */
+@Singleton
+@Requires(beans = MeterRegistry.class)
+final class MicrometerClaimListener implements ClaimListener {
+  static final String CLAIMS = "flashclaim.claims";
+  static final String LATENCY = "flashclaim.claim.latency";
+  static final String PERCENTILES = "flashclaim.claim.latency.percentiles";
+
+  /** Buckets of the latency histogram, around the claim deadline (2 s by default). */
+  private static final Duration[] BUCKETS = {
+    Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50),
+    Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1),
+    Duration.ofSeconds(2), Duration.ofSeconds(5), Duration.ofSeconds(10)
+  };
+
+  private final MeterRegistry registry;
+  private final CampaignTags campaigns;
+
+  MicrometerClaimListener(MeterRegistry registry, MetricsConfig config) {
+    this.registry = registry;
+    this.campaigns = new CampaignTags(config.maxCampaignTags());
+  }
+
+  @Override
+  public void claimed(CampaignId campaign, ClaimOutcome outcome, Duration took) {
+    String tag =
+        outcome instanceof ClaimOutcome.UnknownCampaign ? CampaignTags.UNKNOWN : campaigns.of(campaign);
+    record(tag, outcomeName(outcome), took);
+  }
+
+  @Override
+  public void failed(CampaignId campaign, RuntimeException error, Duration took) {
+    record(campaigns.of(campaign), "error", took);
+  }
+
+  private void record(String campaign, String outcome, Duration took) {
+    // Micrometer caches meters by name and tags: these builders find the existing meter.
+    Counter.builder(CLAIMS)
+        .description("claims answered, by outcome")
+        .tag("campaign", campaign)
+        .tag("outcome", outcome)
+        .register(registry)
+        .increment();
+    Timer.builder(LATENCY)
+        .description("time from admission to the claim's answer")
+        .tag("campaign", campaign)
+        .tag("outcome", outcome)
+        .serviceLevelObjectives(BUCKETS)
+        .register(registry)
+        .record(took);
+    Timer.builder(PERCENTILES)
+        .description("time from admission to the claim's answer, quantiles of this instance")
+        .tag("campaign", campaign)
+        .tag("outcome", outcome)
+        .publishPercentiles(0.5, 0.95, 0.99)
+        .register(registry)
+        .record(took);
+  }
+
+  static String outcomeName(ClaimOutcome outcome) {
+    if (outcome instanceof ClaimOutcome.Claimed) {
+      return "claimed";
+    } else if (outcome instanceof ClaimOutcome.AlreadyHeld) {
+      return "already_held";
+    } else if (outcome instanceof ClaimOutcome.SoldOut) {
+      return "sold_out";
+    } else if (outcome instanceof ClaimOutcome.Busy) {
+      return "busy";
+    } else if (outcome instanceof ClaimOutcome.NotOpen) {
+      return "not_open";
+    } else if (outcome instanceof ClaimOutcome.UnknownCampaign) {
+      return "unknown_campaign";
+    }
+    throw new IllegalArgumentException("unknown outcome " + outcome);
+  }
+}
