@@ -138,6 +138,7 @@ function startWatching(campaign) {
   history.replaceState(null, '', '#campaign=' + encodeURIComponent(campaign));
   $('live').hidden = true;
   showError('');
+  call('/v1/admin/live', token()).then((answer) => answer.status === 200 && fillActive(answer.body));
   poll(campaign, mine);
 }
 
@@ -167,7 +168,7 @@ function render(view) {
   const s = view.stock;
   const i = view.instance;
   $('campaign-name').textContent = view.campaign.name;
-  $('campaign-shown').textContent = view.campaign.id;
+  $('campaign-shown').textContent = view.campaign.name === view.campaign.id ? '' : view.campaign.id;
   $('campaign-window').textContent = view.campaign.window;
   $('updated').textContent = time(view.at);
   $('stock-read').textContent = time(s.readAt);

@@ -138,7 +138,7 @@ class DashboardBrowserTest {
 
     show("browser-sale");
     waitForNumbers(Map.of("total", "50", "assigned", "0", "remaining", "50", "outcome-claimed", "0"));
-    assertThat(element("campaign-shown").getText()).isEqualTo("browser-sale");
+    assertThat(element("campaign-name").getText()).isEqualTo("browser-sale");
     assertThat(element("error").isDisplayed()).isFalse();
 
     // 7 users claim, one of them twice: the page moves to the exact new values.

@@ -68,7 +68,9 @@ class LiveRouteTest {
       assertThat(page.status()).as(file).isEqualTo(200);
       assertThat(page.body()).isNotBlank();
     }
-    assertThat(Api.get(a.url(), "/dashboard/index.html", null).contentType()).startsWith("text/html");
+    Api.Response index = Api.get(a.url(), "/dashboard/index.html", null);
+    assertThat(index.contentType()).startsWith("text/html");
+    assertThat(index.header("Content-Security-Policy")).contains("script-src 'self'", "frame-ancestors 'none'");
     assertThat(Api.get(a.url(), "/dashboard", null).status()).isEqualTo(200);
   }
 
@@ -129,10 +131,13 @@ class LiveRouteTest {
     for (int i = 0; i < 5; i++) {
       assertThat(claim(a, "rates", "user-" + i)).isEqualTo(201);
     }
-    // The instance's rates count complete seconds: wait (bounded) until the claims' seconds end.
+    // The instance's rates count complete seconds, and the store's needs readings a second apart:
+    // poll (bounded) until the claims' seconds have ended and a second has passed since the first.
     Map<String, Object> later = live(a, "rates").json();
     long until = System.nanoTime() + Duration.ofSeconds(5).toNanos();
-    while (((Number) instance(later).get("claimsPerSecond")).doubleValue() < 0.5 && System.nanoTime() < until) {
+    while ((((Number) instance(later).get("claimsPerSecond")).doubleValue() < 0.5
+            || stock(later).get("assignedPerSecond") == null)
+        && System.nanoTime() < until) {
       later = live(a, "rates").json();
     }
     long window = ((Number) later.get("rateWindowSeconds")).longValue();
