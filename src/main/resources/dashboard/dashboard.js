@@ -13,6 +13,7 @@ const time = (iso) => (iso ? new Date(iso).toLocaleTimeString() : '–');
 
 let watch = 0;                   // bumped on every new campaign or sign-out: stale polls stop
 let series = [];                 // [{t: ms, remaining, total}]
+let shownAt = null;              // when the figures on the page were read (ISO), null before any
 
 function token() {
   return sessionStorage.getItem(TOKEN_KEY);
@@ -59,6 +60,7 @@ function problemMessage(answer, campaign) {
       return campaign ? 'No campaign has the id "' + campaign + '" (404).' : 'Not found (404).';
     case 503:
       return 'Service unavailable (503): ' + (detail || 'busy or the store is unavailable')
+        + (shownAt ? '; the figures below are from ' + time(shownAt) : '')
         + '; retrying in ' + retryMillis(answer) / 1000 + ' s.';
     default:
       return 'Unexpected answer ' + answer.status + (detail ? ': ' + detail : '') + '.';
@@ -134,6 +136,7 @@ function signOut() {
 function startWatching(campaign) {
   const mine = ++watch;
   series = [];
+  shownAt = null;
   sessionStorage.setItem(CAMPAIGN_KEY, campaign);
   history.replaceState(null, '', '#campaign=' + encodeURIComponent(campaign));
   $('live').hidden = true;
@@ -170,6 +173,7 @@ function render(view) {
   $('campaign-name').textContent = view.campaign.name;
   $('campaign-shown').textContent = view.campaign.name === view.campaign.id ? '' : view.campaign.id;
   $('campaign-window').textContent = view.campaign.window;
+  shownAt = view.at;
   $('updated').textContent = time(view.at);
   $('stock-read').textContent = time(s.readAt);
   $('total').textContent = number(s.total);
