@@ -25,7 +25,8 @@ class ArchitectureTest {
               "flashclaim.claim..",
               "flashclaim.audit..",
               "flashclaim.lock..",
-              "flashclaim.redemption..")
+              "flashclaim.redemption..",
+              "flashclaim.dashboard..")
           .should()
           .dependOnClassesThat()
           .resideInAnyPackage(

@@ -1,0 +1,25 @@
+package flashclaim.http;
+
+import io.micronaut.http.MutableHttpResponse;
+import io.micronaut.http.annotation.ResponseFilter;
+import io.micronaut.http.annotation.ServerFilter;
+
+/**
+ * Headers of the dashboard's static files: the page handles an admin token, so it runs only its
+ * own script and talks only to this service (no inline script, no other origin, no framing), and
+ * browsers revalidate it so that a new version of the service serves a new page.
+ */
+@ServerFilter("/dashboard/**")
+final class DashboardPageFilter {
+  static final String CONTENT_SECURITY_POLICY =
+      "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+          + " connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+  @ResponseFilter
+  void secure(MutableHttpResponse<?> response) {
+    response.header("Content-Security-Policy", CONTENT_SECURITY_POLICY);
+    response.header("X-Content-Type-Options", "nosniff");
+    response.header("Referrer-Policy", "no-referrer");
+    response.header("Cache-Control", "no-cache");
+  }
+}
