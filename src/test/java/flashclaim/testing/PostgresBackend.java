@@ -100,14 +100,32 @@ public final class PostgresBackend implements StoreBackend {
     return rows;
   }
 
+  @Override
+  public List<StoredGuard> guards() {
+    return query(
+        "SELECT lock_id, expires_at FROM guards",
+        row -> new StoredGuard(row.getString("lock_id"), instant(row, "expires_at")));
+  }
+
+  @Override
+  public List<StoredIdempotencyRecord> idempotencyRecords() {
+    return query(
+        "SELECT record_id, status, expires_at, body_stored FROM idempotency",
+        row ->
+            new StoredIdempotencyRecord(
+                row.getString("record_id"),
+                row.getObject("status") != null,
+                instant(row, "expires_at"),
+                row.getBoolean("body_stored")));
+  }
+
   /**
-   * Aborts the instance's open connections at once (PostgreSQL rolls back their transactions, as
-   * when a process dies), then stops it.
+   * Closes the instance's pool, which aborts its open connections at once: PostgreSQL rolls back
+   * their transactions, as when a process dies.
    */
   @Override
-  public void killAbruptly(ServiceInstance instance) {
+  public void cutOff(ServiceInstance instance) {
     instance.context().getBean(HikariDataSource.class).close();
-    instance.close();
   }
 
   /** Reads a row of a query result. */
