@@ -10,6 +10,15 @@ import java.util.Map;
  */
 public interface StoreBackend {
 
+  /** The backend of a store by its {@code flashclaim.store} name. */
+  static StoreBackend named(String store) {
+    return switch (store) {
+      case "firestore" -> new FirestoreBackend();
+      case "postgres" -> new PostgresBackend();
+      default -> throw new IllegalArgumentException("no store " + store);
+    };
+  }
+
   /** Properties that point an instance at this shared store. */
   Map<String, Object> properties();
 
