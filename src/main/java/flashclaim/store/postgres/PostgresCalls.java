@@ -66,9 +66,8 @@ final class PostgresCalls {
       } catch (SQLException | RuntimeException e) {
         rollbackQuietly(connection, e);
         throw e;
-      } finally {
-        connection.setAutoCommit(true);
       }
+      // HikariCP resets autocommit when the connection goes back to the pool.
     }
   }
 
