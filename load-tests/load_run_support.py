@@ -450,7 +450,7 @@ def describe_store(campaign, audit, outcome, expected, checks, out):
 
 
 def describe_resources(run, samples, top_others, out):
-    names = [f"instance-{i}" for i in range(1, run["instances"] + 1)] + ["emulator", "gatling", "sampler"]
+    names = [f"instance-{i}" for i in range(1, run["instances"] + 1)] + ["emulator", "postgres", "gatling", "sampler"]
     rows = resources(samples, names)
     for name in names:
         row = rows.get(name)
@@ -497,7 +497,7 @@ def summary(run_dir):
     lines = []
     out = lines.append
     checks = Checks()
-    out(f"flashclaim load run {run['workload']} ({run['simulation']})")
+    out(f"flashclaim load run {run['workload']} ({run['simulation']}) on {run.get('store', 'firestore')}")
     out(
         f"  instances: {run['instances']}  users: {users}  coupons: {coupons}  duration: {run['duration']} s  "
         f"warm-up: {run.get('warmupSeconds', 0)} s  campaign: {run['campaignId']}"

@@ -66,7 +66,7 @@ class ArchitectureTest {
   static final ArchRule storeAdaptersDoNotKnowHttp =
       noClasses()
           .that()
-          .resideInAPackage("flashclaim.store.firestore..")
+          .resideInAPackage("flashclaim.store..")
           .should()
           .dependOnClassesThat()
           .resideInAPackage("flashclaim.http..")

@@ -12,8 +12,10 @@ import flashclaim.claim.UserId;
 import flashclaim.store.firestore.ContentionCounters;
 import flashclaim.store.firestore.FirestoreClaimStoreFactory;
 import flashclaim.testing.FirestoreBackend;
+import flashclaim.testing.PostgresBackend;
 import flashclaim.testing.StoreBackend;
 import flashclaim.testing.TestEmulator;
+import flashclaim.testing.TestPostgres;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.serde.ObjectMapper;
 import io.micronaut.serde.annotation.Serdeable;
@@ -22,6 +24,9 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -38,13 +43,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import javax.sql.DataSource;
 
 /**
- * W1 through the claim engine in-process (no HTTP), for every claim strategy side by side in one
- * run against one emulator, plus the emulator's ceiling: uncontended single-document writes at the
- * same concurrency. Prints a table and writes it as Markdown and JSON under {@code
+ * W1 through the claim engine in-process (no HTTP), for every Firestore claim strategy and for
+ * PostgreSQL side by side in one run ({@code --stores=firestore,postgres}), each after its store's
+ * ceiling: uncontended single-document writes to the emulator, single-row inserts to PostgreSQL, at
+ * the same concurrency. Prints a table and writes it as Markdown and JSON under {@code
  * target/benchmark/}. Exits non-zero when a strategy assigned a coupon twice, or when the default
- * strategy left coupons, answered a false sold-out, or did not finish.
+ * strategy or PostgreSQL left coupons, answered a false sold-out, or did not finish.
  *
  * <p>Claims per second count the assigned coupons over the time the pool took to drain (start to
  * the last assignment); the sold-out answers that follow are in the wall time.
@@ -56,6 +63,7 @@ import java.util.concurrent.atomic.LongAdder;
  */
 public final class ClaimBenchmark {
   private static final String DEFAULT_STRATEGY = "optimistic";
+  private static final String POSTGRES = "postgres";
 
   private ClaimBenchmark() {}
 
@@ -68,7 +76,15 @@ public final class ClaimBenchmark {
       int ceilingSeconds,
       int retryPauseMillis,
       List<String> strategies,
+      List<String> stores,
       Path out) {
+
+    /** A small unrecorded round with the same workers. */
+    Options warmUp() {
+      return new Options(
+          Math.min(users, 2_000), Math.min(coupons, 1_000), concurrency, 30, 5, retryPauseMillis,
+          strategies, stores, out);
+    }
 
     static Options parse(String[] args) {
       Map<String, String> given = new HashMap<>();
@@ -87,6 +103,7 @@ public final class ClaimBenchmark {
               given
                   .getOrDefault("strategies", String.join(",", FirestoreClaimStoreFactory.STRATEGIES))
                   .split(",")),
+          List.of(given.getOrDefault("stores", "firestore,postgres").split(",")),
           Path.of(given.getOrDefault("out", "target/benchmark")));
     }
   }
@@ -120,17 +137,34 @@ public final class ClaimBenchmark {
   public static void main(String[] args) throws Exception {
     Options options = Options.parse(args);
     System.out.printf(
-        "W1 in-process: %d users, %d coupons, %d workers, cap %d s per strategy; emulator %s%n",
+        "W1 in-process: %d users, %d coupons, %d workers, cap %d s per run; stores %s%n",
         options.users(), options.coupons(), options.concurrency(), options.capSeconds(),
-        TestEmulator.host());
-    // The machine is noisy, so the ceiling is measured right before each strategy, and each
-    // strategy is compared with the ceiling of its own moment.
+        options.stores());
+    // The machine is noisy, so the ceiling is measured right before each run, and each run is
+    // compared with the ceiling of its own moment.
     List<Row> rows = new ArrayList<>();
-    warmUp(options);
-    for (String strategy : options.strategies()) {
-      Row ceiling = ceiling(options, strategy);
+    if (options.stores().contains("firestore")) {
+      System.out.println("Firestore emulator at " + TestEmulator.host());
+      warmUp(options);
+      for (String strategy : options.strategies()) {
+        Row ceiling = ceiling(options, strategy);
+        print(ceiling);
+        Row row = runW1(strategy, firestore(strategy), new FirestoreBackend(), options, ceiling.perSecond());
+        print(row);
+        rows.add(ceiling);
+        rows.add(row);
+      }
+    }
+    if (options.stores().contains("postgres")) {
+      System.out.println("PostgreSQL (embedded) at " + TestPostgres.url());
+      StoreBackend postgres = new PostgresBackend();
+      Options small = options.warmUp();
+      System.out.println("Warming up (not recorded)...");
+      postgresCeiling(small, postgres);
+      runW1(POSTGRES, postgresProperties(postgres), postgres, small, 1);
+      Row ceiling = postgresCeiling(options, postgres);
       print(ceiling);
-      Row row = runW1(strategy, options, ceiling.perSecond());
+      Row row = runW1(POSTGRES, postgresProperties(postgres), postgres, options, ceiling.perSecond());
       print(row);
       rows.add(ceiling);
       rows.add(row);
@@ -150,9 +184,9 @@ public final class ClaimBenchmark {
         System.out.println("FAIL: " + row.run() + " assigned a coupon twice");
         ok = false;
       }
-      if (row.run().equals(DEFAULT_STRATEGY)
+      if ((row.run().equals(DEFAULT_STRATEGY) || row.run().equals(POSTGRES))
           && (!row.finished() || row.couponsLeft() > 0 || row.falseSoldOuts() > 0 || !row.auditOk())) {
-        System.out.println("FAIL: the default strategy did not finish W1 exactly");
+        System.out.println("FAIL: " + row.run() + " did not finish W1 exactly");
         ok = false;
       }
     }
@@ -164,20 +198,62 @@ public final class ClaimBenchmark {
    * start cold, and the first measured phase would otherwise pay for their JIT warm-up.
    */
   private static void warmUp(Options options) throws Exception {
-    Options small =
-        new Options(
-            Math.min(options.users(), 2_000), Math.min(options.coupons(), 1_000),
-            options.concurrency(), 30, 5, options.retryPauseMillis(), options.strategies(),
-            options.out());
+    Options small = options.warmUp();
     System.out.println("Warming up (not recorded)...");
     ceiling(small, "warm-up");
-    runW1(DEFAULT_STRATEGY, small, 1);
+    runW1(DEFAULT_STRATEGY, firestore(DEFAULT_STRATEGY), new FirestoreBackend(), small, 1);
+  }
+
+  /**
+   * PostgreSQL's ceiling: uncontended single-row inserts, each its own transaction, at the
+   * benchmark's concurrency, through the service's own pool.
+   */
+  private static Row postgresCeiling(Options options, StoreBackend backend) throws Exception {
+    try (ApplicationContext context = ApplicationContext.run(postgresProperties(backend))) {
+      backend.reset();
+      DataSource db = context.getBean(DataSource.class);
+      try (Connection c = db.getConnection();
+          Statement create = c.createStatement()) {
+        create.execute("DROP TABLE IF EXISTS bench_ceiling");
+        create.execute("CREATE TABLE bench_ceiling (worker integer, n integer)");
+      }
+      Recorder recorder = new Recorder(options.concurrency());
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.ceilingSeconds());
+      LongAdder writes = new LongAdder();
+      long started = System.nanoTime();
+      recorder.run(
+          worker -> {
+            int n = 0;
+            while (System.nanoTime() < end) {
+              long t0 = System.nanoTime();
+              try (Connection c = db.getConnection();
+                  PreparedStatement insert =
+                      c.prepareStatement("INSERT INTO bench_ceiling (worker, n) VALUES (?, ?)")) {
+                insert.setInt(1, worker);
+                insert.setInt(2, n++);
+                insert.executeUpdate();
+              }
+              recorder.latency(worker, System.nanoTime() - t0);
+              writes.increment();
+            }
+          });
+      double wall = (System.nanoTime() - started) / 1e9;
+      double[] p = recorder.percentiles();
+      try (Connection c = db.getConnection();
+          Statement drop = c.createStatement()) {
+        drop.execute("DROP TABLE bench_ceiling");
+      }
+      return new Row(
+          "ceiling before postgres (single-row inserts)",
+          writes.sum() / wall, 1.0, p[0], p[1], p[2], 0, 0, 0, 0, 0, 0, 0, 0, wall, true, true,
+          recorder.peakThreads(), recorder.peakHeapMb());
+    }
   }
 
   /** Uncontended single-document writes at the benchmark's concurrency: the emulator's ceiling. */
   private static Row ceiling(Options options, String before) throws Exception {
     TestEmulator.reset();
-    try (ApplicationContext context = ApplicationContext.run(properties(DEFAULT_STRATEGY))) {
+    try (ApplicationContext context = ApplicationContext.run(firestore(DEFAULT_STRATEGY))) {
       Firestore db = context.getBean(Firestore.class);
       Recorder recorder = new Recorder(options.concurrency());
       long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(options.ceilingSeconds());
@@ -205,13 +281,21 @@ public final class ClaimBenchmark {
     }
   }
 
-  private static Row runW1(String strategy, Options options, double ceiling) throws Exception {
-    StoreBackend store = new FirestoreBackend();
-    store.reset();
-    try (ApplicationContext context = ApplicationContext.run(properties(strategy))) {
+  /** W1 on a fresh store through one application context with {@code properties}. */
+  private static Row runW1(
+      String strategy,
+      Map<String, Object> properties,
+      StoreBackend store,
+      Options options,
+      double ceiling)
+      throws Exception {
+    try (ApplicationContext context = ApplicationContext.run(properties)) {
+      store.reset(); // once the context runs: its migrations create the PostgreSQL schema
       CampaignService campaigns = context.getBean(CampaignService.class);
       ClaimService claims = context.getBean(ClaimService.class);
-      ContentionCounters counters = context.getBean(ContentionCounters.class);
+      // Lost races and aborts are counted by the Firestore strategies only.
+      ContentionCounters counters =
+          context.findBean(ContentionCounters.class).orElseGet(ContentionCounters::new);
       CampaignId campaign = new CampaignId("w1-" + strategy);
       campaigns.create(campaign, "W1 " + strategy, 1, null, null);
       campaigns.generate(campaign, options.coupons(), "W1-");
@@ -303,7 +387,14 @@ public final class ClaimBenchmark {
     }
   }
 
-  private static Map<String, Object> properties(String strategy) {
+  private static Map<String, Object> postgresProperties(StoreBackend postgres) {
+    Map<String, Object> properties = new HashMap<>(postgres.properties());
+    properties.remove("flashclaim.postgres.pool-size"); // the service's default
+    properties.put("micronaut.health.monitor.enabled", false);
+    return properties;
+  }
+
+  private static Map<String, Object> firestore(String strategy) {
     Map<String, Object> properties = new HashMap<>();
     properties.put("flashclaim.firestore.project-id", TestEmulator.PROJECT);
     properties.put("flashclaim.firestore.emulator-host", TestEmulator.host());

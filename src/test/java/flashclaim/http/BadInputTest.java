@@ -7,8 +7,8 @@ import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
 import flashclaim.testing.Api;
 import flashclaim.testing.ServiceInstance;
-import flashclaim.testing.StoreContents;
-import flashclaim.testing.TestEmulator;
+import flashclaim.testing.FirestoreBackend;
+import flashclaim.testing.StoreBackend;
 import flashclaim.testing.Tokens;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
@@ -23,6 +23,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Date;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +63,7 @@ class BadInputTest {
   static final String FORGED_SECRET = "not-the-secret-of-the-service-0123456789abcdef";
   static final String SEEDED_USER = "seeded-user";
 
+  private final StoreBackend firestore = new FirestoreBackend();
   private ServiceInstance service;
   private int campaignCounter;
   /** The campaign that exists in every test. */
@@ -102,9 +104,16 @@ class BadInputTest {
     }
   }
 
+  /** The store of the test: the emulator here, PostgreSQL in {@link PostgresBadInputTest}. */
+  protected StoreBackend backend() {
+    return firestore;
+  }
+
   @BeforeAll
   void startService() {
-    service = ServiceInstance.start(Map.of("flashclaim.seeding.max-codes-per-request", MAX_CODES));
+    Map<String, Object> properties = new HashMap<>(backend().properties());
+    properties.put("flashclaim.seeding.max-codes-per-request", MAX_CODES);
+    service = ServiceInstance.start(properties);
   }
 
   @AfterAll
@@ -114,13 +123,13 @@ class BadInputTest {
 
   @BeforeEach
   void seedStore() {
-    TestEmulator.reset();
+    backend().reset();
     campaign = newCampaignId();
     Api.createCampaign(service.url(), campaign, 1, SEEDED_COUPONS);
     Api.Response claimed =
         Api.post(service.url(), claimsPath(campaign), Tokens.user(SEEDED_USER), null);
     assertThat(claimed.status()).as("seed claim %s", claimed).isEqualTo(201);
-    storeBefore = StoreContents.snapshot();
+    storeBefore = backend().snapshot();
     assertThat(storeBefore).hasSize(1 + SEEDED_COUPONS + 1);
   }
 
@@ -701,6 +710,6 @@ class BadInputTest {
     assertThat(body.get("type")).as("type of %s", response).asString().startsWith(PROBLEM_PREFIX);
     assertThat(body.get("title")).as("title of %s", response).asString().isNotBlank();
     assertThat(body.get("status")).as("status field of %s", response).isEqualTo(response.status());
-    assertThat(StoreContents.snapshot()).as("store after %s", response).isEqualTo(storeBefore);
+    assertThat(backend().snapshot()).as("store after %s", response).isEqualTo(storeBefore);
   }
 }

@@ -5,13 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import flashclaim.testing.Api;
 import flashclaim.testing.Claimer;
 import flashclaim.testing.ServiceInstance;
-import flashclaim.testing.TestEmulator;
+import flashclaim.testing.StoreBackend;
 import flashclaim.testing.Tokens;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -21,24 +22,27 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * G6: an instance over its in-flight limit sheds the excess with 503 + Retry-After at once, keeps
- * its thread pool at its configured size, and serves everything it admitted correctly.
+ * its thread pool at its configured size, and serves everything it admitted correctly. On both
+ * stores.
  */
 class OverloadTest {
 
-  @Test
-  void excessRequestsAreShedNotQueuedWithoutBound() throws Exception {
-    TestEmulator.reset();
+  @ParameterizedTest
+  @ValueSource(strings = {"firestore", "postgres"})
+  void excessRequestsAreShedNotQueuedWithoutBound(String store) throws Exception {
+    StoreBackend backend = StoreBackend.named(store);
     int storeThreads = 2;
-    try (ServiceInstance small =
-            ServiceInstance.start(
-                Map.of(
-                    "flashclaim.http.max-in-flight", 4,
-                    "micronaut.executors.store.number-of-threads", storeThreads));
+    Map<String, Object> properties = new HashMap<>(backend.properties());
+    properties.put("flashclaim.http.max-in-flight", 4);
+    properties.put("micronaut.executors.store.number-of-threads", storeThreads);
+    try (ServiceInstance small = ServiceInstance.start(properties);
         var ignored = new AutoCloseableExecutor(Executors.newFixedThreadPool(64))) {
+      backend.reset(); // after the start: an instance creates the PostgreSQL schema
       Api.createCampaign(small.url(), "overload", 1, 1_000);
       ExecutorService clients = ignored.executor;
 

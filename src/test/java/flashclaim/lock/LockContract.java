@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import flashclaim.testing.MultiInstanceTest;
 import flashclaim.testing.ServiceInstance;
-import flashclaim.testing.TestEmulator;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -383,20 +382,22 @@ public abstract class LockContract extends MultiInstanceTest {
   }
 
   /** Starts {@link LockHolderMain} in a JVM of its own, holding {@code key} with {@code lease}. */
-  private static Process startHolderProcess(String key, Duration lease) throws Exception {
+  private Process startHolderProcess(String key, Duration lease) throws Exception {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    return new ProcessBuilder(
-            java.toString(),
-            "-Xmx256m",
-            "-cp",
-            System.getProperty("java.class.path"),
-            LockHolderMain.class.getName(),
-            TestEmulator.host(),
-            TestEmulator.PROJECT,
-            key,
-            Long.toString(lease.toMillis()))
-        .redirectErrorStream(true)
-        .start();
+    List<String> command =
+        new ArrayList<>(
+            List.of(
+                java.toString(),
+                "-Xmx256m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                LockHolderMain.class.getName(),
+                key,
+                Long.toString(lease.toMillis())));
+    Map<String, Object> properties = ServiceInstance.withTestDefaults(backend().properties());
+    properties.remove("micronaut.server.port");
+    properties.forEach((name, value) -> command.add(name + "=" + value));
+    return new ProcessBuilder(command).redirectErrorStream(true).start();
   }
 
   /** Reads the holder's output until it prints its fencing token; keeps draining it afterwards. */

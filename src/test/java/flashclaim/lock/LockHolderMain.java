@@ -2,14 +2,15 @@ package flashclaim.lock;
 
 import io.micronaut.context.ApplicationContext;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
  * A lock holder in a process of its own, for the test that kills it: it takes the lock of a key
- * on the emulator, prints {@code FENCE <token>}, and keeps holding it (renewing the lease) until
+ * on the store its properties name, prints {@code FENCE <token>}, and keeps holding it (renewing the lease) until
  * the process dies.
  *
- * <p>Arguments: emulator host, project id, key, lease in milliseconds.
+ * <p>Arguments: key, lease in milliseconds, then the properties of the store as {@code name=value}.
  */
 public final class LockHolderMain {
   static final String FENCE = "FENCE";
@@ -17,19 +18,15 @@ public final class LockHolderMain {
   private LockHolderMain() {}
 
   public static void main(String[] args) throws Exception {
-    String emulatorHost = args[0];
-    String project = args[1];
-    String key = args[2];
-    Duration lease = Duration.ofMillis(Long.parseLong(args[3]));
+    String key = args[0];
+    Duration lease = Duration.ofMillis(Long.parseLong(args[1]));
+    Map<String, Object> properties = new HashMap<>();
+    for (int i = 2; i < args.length; i++) {
+      int equals = args[i].indexOf('=');
+      properties.put(args[i].substring(0, equals), args[i].substring(equals + 1));
+    }
     ApplicationContext context =
-        ApplicationContext.builder()
-            .properties(
-                Map.of(
-                    "flashclaim.firestore.project-id", project,
-                    "flashclaim.firestore.emulator-host", emulatorHost,
-                    "flashclaim.firestore.embedded", "false"))
-            .environments("test")
-            .start();
+        ApplicationContext.builder().properties(properties).environments("test").start();
     LockService locks = context.getBean(LockService.class);
     LockOutcome<Void> outcome =
         locks.runWithLock(

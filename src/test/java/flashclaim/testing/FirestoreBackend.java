@@ -63,11 +63,30 @@ public final class FirestoreBackend implements StoreBackend {
     return StoreContents.snapshot();
   }
 
-  /** Cuts the instance's store connection at once, then stops it. */
   @Override
-  public void killAbruptly(ServiceInstance instance) {
+  public List<StoredGuard> guards() {
+    return StoreContents.all("guards").stream()
+        .map(d -> new StoredGuard(d.getId(), instant(d.getTimestamp("expiresAt"))))
+        .toList();
+  }
+
+  @Override
+  public List<StoredIdempotencyRecord> idempotencyRecords() {
+    return StoreContents.all("idempotency").stream()
+        .map(
+            d ->
+                new StoredIdempotencyRecord(
+                    d.getId(),
+                    "completed".equals(d.getString("state")),
+                    instant(d.getTimestamp("expiresAt")),
+                    Boolean.TRUE.equals(d.getBoolean("bodyStored"))))
+        .toList();
+  }
+
+  /** Shuts the instance's Firestore client down at once. */
+  @Override
+  public void cutOff(ServiceInstance instance) {
     instance.context().getBean(Firestore.class).shutdownNow();
-    instance.close();
   }
 
   private static Instant instant(Timestamp t) {

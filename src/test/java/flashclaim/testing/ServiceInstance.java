@@ -19,16 +19,27 @@ public final class ServiceInstance implements AutoCloseable {
 
   /** Starts an instance with the given properties on top of the test defaults. */
   public static ServiceInstance start(Map<String, Object> properties) {
+    EmbeddedServer server =
+        ApplicationContext.run(EmbeddedServer.class, withTestDefaults(properties), "test");
+    return new ServiceInstance(server);
+  }
+
+  /**
+   * The given properties on top of the test defaults: a free port, the test secrets and, unless
+   * the properties choose PostgreSQL, the test emulator.
+   */
+  public static Map<String, Object> withTestDefaults(Map<String, Object> properties) {
     Map<String, Object> all = new HashMap<>();
     all.put("micronaut.server.port", -1);
-    all.put("flashclaim.firestore.project-id", TestEmulator.PROJECT);
-    all.put("flashclaim.firestore.emulator-host", TestEmulator.host());
-    all.put("flashclaim.firestore.embedded", "false");
+    if (!"postgres".equals(properties.get("flashclaim.store"))) {
+      all.put("flashclaim.firestore.project-id", TestEmulator.PROJECT);
+      all.put("flashclaim.firestore.emulator-host", TestEmulator.host());
+      all.put("flashclaim.firestore.embedded", "false");
+    }
     all.put("flashclaim.auth.hs256-secret", Tokens.SECRET);
     all.put("flashclaim.webhooks.secret", Webhooks.SECRET);
     all.putAll(properties);
-    EmbeddedServer server = ApplicationContext.run(EmbeddedServer.class, all, "test");
-    return new ServiceInstance(server);
+    return all;
   }
 
   public static ServiceInstance start() {

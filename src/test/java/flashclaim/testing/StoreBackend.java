@@ -10,6 +10,15 @@ import java.util.Map;
  */
 public interface StoreBackend {
 
+  /** The backend of a store by its {@code flashclaim.store} name. */
+  static StoreBackend named(String store) {
+    return switch (store) {
+      case "firestore" -> new FirestoreBackend();
+      case "postgres" -> new PostgresBackend();
+      default -> throw new IllegalArgumentException("no store " + store);
+    };
+  }
+
   /** Properties that point an instance at this shared store. */
   Map<String, Object> properties();
 
@@ -31,14 +40,32 @@ public interface StoreBackend {
    */
   Map<String, String> snapshot();
 
+  /** The modification guards as stored. */
+  List<StoredGuard> guards();
+
+  /** The idempotency records as stored. */
+  List<StoredIdempotencyRecord> idempotencyRecords();
+
+  /** Cuts the instance's connection to the store at once; its in-flight store work fails. */
+  void cutOff(ServiceInstance instance);
+
   /** Stops an instance without letting it finish its in-flight store work. */
-  void killAbruptly(ServiceInstance instance);
+  default void killAbruptly(ServiceInstance instance) {
+    cutOff(instance);
+    instance.close();
+  }
 
   /** A coupon as stored; {@code holder} is null while unassigned. */
   record StoredCoupon(String id, String code, boolean assigned, String holder, Instant assignedAt) {}
 
   /** A coupon's redemption fields as stored. */
   record StoredRedemption(String state, String orderId, Instant redeemedAt, Instant cancelledAt) {}
+
+  /** A modification guard as stored: its id and when it becomes stale. */
+  record StoredGuard(String id, Instant expiresAt) {}
+
+  /** An idempotency record as stored. */
+  record StoredIdempotencyRecord(String id, boolean completed, Instant expiresAt, boolean bodyStored) {}
 
   /** A claim record as stored. */
   record StoredClaim(String id, String holder, String couponId, String code) {}

@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import flashclaim.testing.Api;
 import flashclaim.testing.ServiceInstance;
-import flashclaim.testing.StoreContents;
-import flashclaim.testing.TestEmulator;
+import flashclaim.testing.StoreBackend;
 import flashclaim.testing.Tokens;
-import java.net.ServerSocket;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -17,14 +16,26 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-/** The claim rules around the store: campaign window, sold out, deadline (G6), store outage. */
+/**
+ * The claim rules around the store: campaign window, sold out, deadline (G6), store outage.
+ * Subclassed per store.
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ClaimRulesTest {
+public abstract class ClaimRulesContract {
   private ServiceInstance service;
+
+  /** The store of the test. */
+  protected abstract StoreBackend backend();
+
+  /**
+   * Starts an instance whose store does not answer, with a call timeout of 500 ms. The caller
+   * closes it.
+   */
+  protected abstract ServiceInstance startWithDeadStore() throws Exception;
 
   @BeforeAll
   void start() {
-    service = ServiceInstance.start();
+    service = ServiceInstance.start(backend().properties());
   }
 
   @AfterAll
@@ -34,7 +45,7 @@ class ClaimRulesTest {
 
   @BeforeEach
   void reset() {
-    TestEmulator.reset();
+    backend().reset();
   }
 
   @Test
@@ -48,7 +59,7 @@ class ClaimRulesTest {
       assertThat(claim.status()).isEqualTo(403);
       assertThat(claim.contentType()).startsWith("application/problem+json");
       assertThat(claim.json().get("type")).isEqualTo("urn:flashclaim:problem:campaign-not-open");
-      assertThat(StoreContents.claims(campaign)).isEmpty();
+      assertThat(backend().claims(campaign)).isEmpty();
     }
   }
 
@@ -67,30 +78,23 @@ class ClaimRulesTest {
   /** G6: a claim that cannot finish by its deadline answers 503 + Retry-After, not later. */
   @Test
   void claimPastItsDeadlineIsBusyWithRetryAfter() {
-    try (ServiceInstance hurried =
-        ServiceInstance.start(
-            Map.of("flashclaim.claim.deadline", "0ms", "flashclaim.claim.retry-after", "3s"))) {
+    Map<String, Object> hurry = new HashMap<>(backend().properties());
+    hurry.put("flashclaim.claim.deadline", "0ms");
+    hurry.put("flashclaim.claim.retry-after", "3s");
+    try (ServiceInstance hurried = ServiceInstance.start(hurry)) {
       createCampaign("hurry", null, null, 2);
       Api.Response busy = claim(hurried, "hurry", "rushed");
       assertThat(busy.status()).isEqualTo(503);
       assertThat(busy.header("Retry-After")).isEqualTo("3");
       assertThat(busy.json().get("type")).isEqualTo("urn:flashclaim:problem:busy");
-      assertThat(StoreContents.claims("hurry")).isEmpty();
+      assertThat(backend().claims("hurry")).isEmpty();
     }
   }
 
   /** G6: a store that does not answer gives 503 + Retry-After within the call timeout. */
   @Test
   void unreachableStoreIsUnavailableNotAHang() throws Exception {
-    int deadPort;
-    try (ServerSocket socket = new ServerSocket(0)) {
-      deadPort = socket.getLocalPort();
-    }
-    try (ServiceInstance cutOff =
-        ServiceInstance.start(
-            Map.of(
-                "flashclaim.firestore.emulator-host", "127.0.0.1:" + deadPort,
-                "flashclaim.firestore.call-timeout", "500ms"))) {
+    try (ServiceInstance cutOff = startWithDeadStore()) {
       long started = System.nanoTime();
       Api.Response response = claim(cutOff, "any", "patient");
       long millis = (System.nanoTime() - started) / 1_000_000;

@@ -2,17 +2,13 @@ package flashclaim.guard;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.cloud.firestore.Firestore;
-import com.google.cloud.firestore.QueryDocumentSnapshot;
 import flashclaim.Sha256;
 import flashclaim.testing.Api;
 import flashclaim.testing.Claimer;
-import flashclaim.testing.FirestoreBackend;
 import flashclaim.testing.HeldRoutes;
 import flashclaim.testing.MultiInstanceTest;
 import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.StoreBackend;
-import flashclaim.testing.StoreContents;
 import flashclaim.testing.Tokens;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -37,22 +33,15 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The modification guard through {@value MultiInstanceTest#INSTANCES} instances on the emulator:
+ * The modification guard through {@value MultiInstanceTest#INSTANCES} instances on a real store:
  * one winner among concurrent modifications of one resource, no interference between different
  * resources or different users, which requests it covers, release whatever the answer (also when
  * the client hangs up), and takeover of the guard of a killed instance after the TTL.
  */
-class ModificationGuardTest extends MultiInstanceTest {
+public abstract class ModificationGuardContract extends MultiInstanceTest {
   private static final String CONFLICT_TYPE = "urn:flashclaim:problem:concurrent-modification";
   private static final String ROUTES =
       "/v1/campaigns/*/claims,/v1/admin/campaigns,/v1/admin/campaigns/**,/v1/test/**";
-
-  private final StoreBackend backend = new FirestoreBackend();
-
-  @Override
-  protected StoreBackend backend() {
-    return backend;
-  }
 
   @Override
   protected Map<String, Object> instanceProperties() {
@@ -60,7 +49,8 @@ class ModificationGuardTest extends MultiInstanceTest {
     return Map.of(
         HeldRoutes.PROPERTY, "true",
         "flashclaim.guard.routes", ROUTES,
-        "flashclaim.firestore.call-timeout", "30s");
+        "flashclaim.firestore.call-timeout", "30s",
+        "flashclaim.postgres.call-timeout", "30s");
   }
 
   @BeforeEach
@@ -89,8 +79,8 @@ class ModificationGuardTest extends MultiInstanceTest {
     assertThat(answers.stream().filter(a -> a.status() == 200)).hasSize(1);
     assertThat(answers.stream().filter(a -> a.status() == 409))
         .hasSize(requests - 1)
-        .allSatisfy(ModificationGuardTest::assertConflict);
-    assertThat(StoreContents.coupons(campaign)).hasSize(count); // the controller ran once
+        .allSatisfy(ModificationGuardContract::assertConflict);
+    assertThat(backend().coupons(campaign)).hasSize(count); // the controller ran once
     assertThat(guards()).isEmpty();
   }
 
@@ -120,7 +110,7 @@ class ModificationGuardTest extends MultiInstanceTest {
         (user, own) -> {
           assertThat(own).extracting(Api.Response::status).as("user %d", user).isSubsetOf(201, 200, 409);
           assertThat(own.stream().filter(a -> a.status() == 201)).as("user %d", user).hasSize(1);
-          own.stream().filter(a -> a.status() == 409).forEach(ModificationGuardTest::assertConflict);
+          own.stream().filter(a -> a.status() == 409).forEach(ModificationGuardContract::assertConflict);
         });
     assertThat(answers.stream().filter(a -> a.status() == 409)).isNotEmpty();
     assertStoreConsistent(campaign, users); // each user holds exactly one coupon
@@ -146,7 +136,7 @@ class ModificationGuardTest extends MultiInstanceTest {
                         "{\"generate\":{\"count\":2000}}"));
     assertThat(seeded).extracting(Api.Response::status).containsOnly(200);
     for (String campaign : campaigns) {
-      assertThat(StoreContents.coupons(campaign)).hasSize(2_000);
+      assertThat(backend().coupons(campaign)).hasSize(2_000);
     }
 
     int users = 30;
@@ -181,7 +171,7 @@ class ModificationGuardTest extends MultiInstanceTest {
         clients.submit(() -> Api.post(url, "/v1/test/held/a?gate=own", alice, null));
     await(() -> guards().size() == 2);
     assertThat(guards())
-        .extracting(QueryDocumentSnapshot::getId)
+        .extracting(StoreBackend.StoredGuard::id)
         .containsExactlyInAnyOrder(Sha256.hex("/v1/test/public/x"), Sha256.hex("/alice/v1/test/held/a"));
     assertConflict(Api.post(instance(1), "/v1/test/held/a", alice, null));
     assertConflict(Api.post(instance(2), "/v1/test/public/x", null, null));
@@ -255,13 +245,13 @@ class ModificationGuardTest extends MultiInstanceTest {
                 }
               });
       await(() -> guards().size() == 1);
-      QueryDocumentSnapshot stale = guards().get(0);
-      Instant staleFrom = Instant.ofEpochSecond(stale.getTimestamp("expiresAt").getSeconds());
-      doomed.context().getBean(Firestore.class).shutdownNow();
+      StoreBackend.StoredGuard stale = guards().get(0);
+      Instant staleFrom = Instant.ofEpochSecond(stale.expiresAt().getEpochSecond());
+      backend().cutOff(doomed);
       HeldRoutes.open("stale");
       doomed.close();
       lost.get(60, TimeUnit.SECONDS);
-      assertThat(guards()).extracting(QueryDocumentSnapshot::getId).containsExactly(stale.getId());
+      assertThat(guards()).extracting(StoreBackend.StoredGuard::id).containsExactly(stale.id());
 
       assertConflict(Api.post(survivor.url(), path, alice, null));
       Api.Response after;
@@ -283,8 +273,8 @@ class ModificationGuardTest extends MultiInstanceTest {
     assertThat(response.header("Retry-After")).isEqualTo("1");
   }
 
-  private static List<QueryDocumentSnapshot> guards() {
-    return StoreContents.all("guards");
+  private List<StoreBackend.StoredGuard> guards() {
+    return backend().guards();
   }
 
   /** Runs {@code n} tasks released at the same moment, once every one of them is ready. */

@@ -2,15 +2,11 @@ package flashclaim.idempotency;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.google.cloud.Timestamp;
-import com.google.cloud.firestore.QueryDocumentSnapshot;
 import flashclaim.testing.Api;
-import flashclaim.testing.FirestoreBackend;
 import flashclaim.testing.HeldRoutes;
 import flashclaim.testing.MultiInstanceTest;
 import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.StoreBackend;
-import flashclaim.testing.StoreContents;
 import flashclaim.testing.Tokens;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -36,21 +32,17 @@ import org.junit.jupiter.api.Test;
  * under the same key, 409 while the first is in flight, 400 for a missing required or malformed
  * key, keys scoped per caller, retryable results not stored, expiry, and the body size limit.
  */
-class IdempotencyKeyTest extends MultiInstanceTest {
+public abstract class IdempotencyKeyContract extends MultiInstanceTest {
   private static final String KEY = "Idempotency-Key";
   private static final String REPLAYED = "Idempotency-Replayed";
   private static final String PROBLEM = "urn:flashclaim:problem:";
 
-  private final StoreBackend backend = new FirestoreBackend();
-
-  @Override
-  protected StoreBackend backend() {
-    return backend;
-  }
-
   @Override
   protected Map<String, Object> instanceProperties() {
-    return Map.of(HeldRoutes.PROPERTY, "true", "flashclaim.firestore.call-timeout", "30s");
+    return Map.of(
+        HeldRoutes.PROPERTY, "true",
+        "flashclaim.firestore.call-timeout", "30s",
+        "flashclaim.postgres.call-timeout", "30s");
   }
 
   @BeforeEach
@@ -78,7 +70,7 @@ class IdempotencyKeyTest extends MultiInstanceTest {
       assertThat(replay.contentType()).isEqualTo(first.contentType());
       assertThat(replay.header(REPLAYED)).isEqualTo("true");
     }
-    assertThat(StoreContents.coupons(campaign)).hasSize(50); // added once, not three times
+    assertThat(backend().coupons(campaign)).hasSize(50); // added once, not three times
   }
 
   @Test
@@ -129,8 +121,8 @@ class IdempotencyKeyTest extends MultiInstanceTest {
     assertThat(first.status()).isEqualTo(200);
     assertProblem(otherBody, 422, "idempotency-key-reused");
     assertProblem(otherPath, 422, "idempotency-key-reused");
-    assertThat(StoreContents.coupons(campaign)).hasSize(5);
-    assertThat(StoreContents.coupons(other)).isEmpty();
+    assertThat(backend().coupons(campaign)).hasSize(5);
+    assertThat(backend().coupons(other)).isEmpty();
   }
 
   @Test
@@ -181,7 +173,7 @@ class IdempotencyKeyTest extends MultiInstanceTest {
     try (ServiceInstance requiring =
         startInstance(Map.of("flashclaim.idempotency.required-routes", "/v1/admin/campaigns/*/coupons"))) {
       assertProblem(Api.post(requiring.url(), coupons, Tokens.admin(), body), 400, "idempotency-key-missing");
-      assertThat(StoreContents.coupons(campaign)).isEmpty();
+      assertThat(backend().coupons(campaign)).isEmpty();
       // Other routes keep keys optional.
       assertThat(Api.post(requiring.url(), "/v1/admin/campaigns", Tokens.admin(),
               "{\"id\":\"no-key-needed\",\"name\":\"n\"}").status()).isEqualTo(201);
@@ -201,7 +193,7 @@ class IdempotencyKeyTest extends MultiInstanceTest {
     for (String key : List.of("caf\u00e9", "\"unterminated", "\"bad \\n escape\"")) {
       assertInvalidKey(raw(instance(2), coupons, body, key));
     }
-    assertThat(StoreContents.coupons(campaign)).isEmpty();
+    assertThat(backend().coupons(campaign)).isEmpty();
     assertThat(post(instance(0), coupons, Tokens.admin(), body, "k".repeat(255)).status()).isEqualTo(200);
   }
 
@@ -228,9 +220,9 @@ class IdempotencyKeyTest extends MultiInstanceTest {
     Instant before = Instant.now();
     assertThat(post(instance(0), coupons, Tokens.admin(), "{\"generate\":{\"count\":2}}", "kept").status())
         .isEqualTo(200);
-    Instant expiresAt = instant(records().get(0).getTimestamp("expiresAt"));
+    Instant expiresAt = records().get(0).expiresAt();
     assertThat(expiresAt).isBetween(before.plus(Duration.ofHours(24)), Instant.now().plus(Duration.ofHours(24)));
-    assertThat(records().get(0).getString("state")).isEqualTo("completed");
+    assertThat(records().get(0).completed()).isTrue();
 
     try (ServiceInstance forgetful = startInstance(Map.of("flashclaim.idempotency.retention", "1s"))) {
       assertThat(post(forgetful.url(), coupons, Tokens.admin(), "{\"generate\":{\"count\":3}}", "brief").status())
@@ -240,7 +232,7 @@ class IdempotencyKeyTest extends MultiInstanceTest {
       assertThat(reused.status()).as("an expired key starts over: %s", reused).isEqualTo(200);
       assertThat(reused.header(REPLAYED)).isNull();
     }
-    assertThat(StoreContents.coupons(campaign)).hasSize(2 + 3 + 4);
+    assertThat(backend().coupons(campaign)).hasSize(2 + 3 + 4);
   }
 
   @Test
@@ -257,9 +249,9 @@ class IdempotencyKeyTest extends MultiInstanceTest {
       assertThat(replay.status()).isEqualTo(200);
       assertThat(replay.header(REPLAYED)).isEqualTo("true");
       assertThat(replay.body()).isEmpty();
-      assertThat(records().get(0).getBoolean("bodyStored")).isFalse();
+      assertThat(records().get(0).bodyStored()).isFalse();
     }
-    assertThat(StoreContents.coupons(campaign)).hasSize(2);
+    assertThat(backend().coupons(campaign)).hasSize(2);
   }
 
   private static Api.Response post(URI url, String path, String token, String json, String key) {
@@ -317,12 +309,8 @@ class IdempotencyKeyTest extends MultiInstanceTest {
     assertThat(response.json()).containsEntry("type", PROBLEM + type).containsEntry("status", status);
   }
 
-  private static List<QueryDocumentSnapshot> records() {
-    return StoreContents.all("idempotency");
-  }
-
-  private static Instant instant(Timestamp t) {
-    return Instant.ofEpochSecond(t.getSeconds(), t.getNanos());
+  private List<StoreBackend.StoredIdempotencyRecord> records() {
+    return backend().idempotencyRecords();
   }
 
   private static void awaitCalls(String path, int calls) throws InterruptedException {

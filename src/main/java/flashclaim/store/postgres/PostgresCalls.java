@@ -1,0 +1,116 @@
+package flashclaim.store.postgres;
+
+import flashclaim.StoreException;
+import io.micronaut.context.annotation.Requires;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import javax.sql.DataSource;
+
+/**
+ * How the PostgreSQL adapters call the database: a pooled connection per call, in autocommit or in
+ * one transaction, and every {@link SQLException} wrapped once into a {@link StoreException}.
+ */
+@Singleton
+@Requires(property = "flashclaim.store", value = "postgres")
+final class PostgresCalls {
+  /** SQLSTATE of a lock wait that hit {@code lock_timeout}. */
+  static final String LOCK_NOT_AVAILABLE = "55P03";
+  /** SQLSTATE of a statement cancelled by {@code statement_timeout}. */
+  static final String QUERY_CANCELED = "57014";
+
+  private final DataSource dataSource;
+
+  PostgresCalls(@Named("default") DataSource dataSource) {
+    this.dataSource = dataSource;
+  }
+
+  /** A step on a connection. */
+  @FunctionalInterface
+  interface Step<T> {
+    T run(Connection connection) throws SQLException;
+  }
+
+  /** Runs {@code step} on a pooled connection in autocommit mode. */
+  <T> T call(String what, Step<T> step) {
+    try (Connection connection = dataSource.getConnection()) {
+      return step.run(connection);
+    } catch (SQLException e) {
+      throw failed(what, e);
+    }
+  }
+
+  /** Runs {@code step} as one transaction: committed if it returns, rolled back if it throws. */
+  <T> T inTransaction(String what, Step<T> step) {
+    try {
+      return transaction(step);
+    } catch (SQLException e) {
+      throw failed(what, e);
+    }
+  }
+
+  /** {@link #inTransaction} that leaves SQLExceptions to the caller, which expects some. */
+  <T> T transaction(Step<T> step) throws SQLException {
+    try (Connection connection = dataSource.getConnection()) {
+      connection.setAutoCommit(false);
+      try {
+        T result = step.run(connection);
+        connection.commit();
+        return result;
+      } catch (SQLException | RuntimeException e) {
+        rollbackQuietly(connection, e);
+        throw e;
+      }
+      // HikariCP resets autocommit when the connection goes back to the pool.
+    }
+  }
+
+  /** Runs an update with the given parameters and returns its row count. */
+  int update(String what, String sql, Object... parameters) {
+    return call(
+        what,
+        connection -> {
+          try (PreparedStatement statement = prepare(connection, sql, parameters)) {
+            return statement.executeUpdate();
+          }
+        });
+  }
+
+  static PreparedStatement prepare(Connection connection, String sql, Object... parameters)
+      throws SQLException {
+    PreparedStatement statement = connection.prepareStatement(sql);
+    for (int i = 0; i < parameters.length; i++) {
+      Object value = parameters[i];
+      statement.setObject(i + 1, value instanceof Instant instant ? timestamp(instant) : value);
+    }
+    return statement;
+  }
+
+  static StoreException failed(String what, SQLException e) {
+    return new StoreException("PostgreSQL could not " + what + ": " + e.getMessage(), e);
+  }
+
+  static OffsetDateTime timestamp(Instant instant) {
+    return instant == null ? null : OffsetDateTime.ofInstant(instant, ZoneOffset.UTC);
+  }
+
+  /** A timestamptz column as an Instant; null stays null. */
+  static Instant instant(ResultSet row, String column) throws SQLException {
+    OffsetDateTime t = row.getObject(column, OffsetDateTime.class);
+    return t == null ? null : t.toInstant();
+  }
+
+  private static void rollbackQuietly(Connection connection, Exception cause) {
+    try {
+      connection.rollback();
+    } catch (SQLException e) {
+      cause.addSuppressed(e);
+    }
+  }
+}

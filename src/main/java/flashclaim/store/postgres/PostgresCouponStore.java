@@ -1,0 +1,148 @@
+package flashclaim.store.postgres;
+
+import flashclaim.audit.AuditStore;
+import flashclaim.campaign.CampaignId;
+import flashclaim.campaign.CouponCode;
+import flashclaim.campaign.CouponStore;
+import flashclaim.campaign.SeedingConfig;
+import flashclaim.campaign.Stock;
+import io.micronaut.context.annotation.Requires;
+import jakarta.inject.Singleton;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * Seeding, stock and the audit's full read, on PostgreSQL. Seeding inserts the codes as arrays,
+ * {@code batchSize} per statement, skipping codes that exist ({@code ON CONFLICT DO NOTHING}); each
+ * batch commits on its own, so a repeated request adds what an interrupted one did not.
+ */
+@Singleton
+@Requires(bean = PostgresCalls.class)
+final class PostgresCouponStore implements CouponStore, AuditStore {
+  private static final int AUDIT_FETCH = 5_000;
+
+  private final PostgresCalls db;
+  private final SeedingConfig seeding;
+
+  PostgresCouponStore(PostgresCalls db, SeedingConfig seeding) {
+    this.db = db;
+    this.seeding = seeding;
+  }
+
+  @Override
+  public AddResult add(CampaignId campaign, List<CouponCode> codes) {
+    String[] values = codes.stream().map(CouponCode::value).toArray(String[]::new);
+    int batch = Math.max(1, seeding.batchSize());
+    long added =
+        db.call(
+            "add coupons",
+            connection -> {
+              long inserted = 0;
+              for (int from = 0; from < values.length; from += batch) {
+                String[] chunk =
+                    java.util.Arrays.copyOfRange(values, from, Math.min(values.length, from + batch));
+                inserted += insert(connection, campaign, chunk);
+              }
+              return inserted;
+            });
+    return new AddResult(added, codes.size() - added);
+  }
+
+  private static int insert(Connection connection, CampaignId campaign, String[] codes)
+      throws SQLException {
+    Array array = connection.createArrayOf("text", codes);
+    try (PreparedStatement insert =
+        PostgresCalls.prepare(
+            connection,
+            "INSERT INTO coupons (campaign_id, code) SELECT ?, code FROM unnest(?::text[]) AS code"
+                + " ON CONFLICT (campaign_id, code) DO NOTHING",
+            campaign.value(),
+            array)) {
+      return insert.executeUpdate();
+    } finally {
+      array.free();
+    }
+  }
+
+  @Override
+  public Stock stock(CampaignId campaign) {
+    return db.call(
+        "count coupons",
+        connection -> {
+          try (PreparedStatement count =
+                  PostgresCalls.prepare(
+                      connection,
+                      "SELECT count(*), count(assigned_to) FROM coupons WHERE campaign_id = ?",
+                      campaign.value());
+              ResultSet row = count.executeQuery()) {
+            row.next();
+            return new Stock(row.getLong(1), row.getLong(2));
+          }
+        });
+  }
+
+  @Override
+  public void forEachCoupon(CampaignId campaign, Consumer<CouponRow> consumer) {
+    forEachRow(
+        "read coupons for the audit",
+        "SELECT code, assigned_to, claim_slot FROM coupons WHERE campaign_id = ?",
+        campaign,
+        row -> {
+          String holder = row.getString("assigned_to");
+          consumer.accept(
+              new CouponRow(
+                  row.getString("code"),
+                  row.getString("code"),
+                  holder != null,
+                  holder,
+                  holder == null ? null : PostgresLayout.claimId(holder, row.getInt("claim_slot"))));
+        });
+  }
+
+  @Override
+  public void forEachClaim(CampaignId campaign, Consumer<ClaimRow> consumer) {
+    forEachRow(
+        "read claims for the audit",
+        "SELECT user_key, slot, code FROM claims WHERE campaign_id = ?",
+        campaign,
+        row -> {
+          String user = row.getString("user_key");
+          int slot = row.getInt("slot");
+          consumer.accept(
+              new ClaimRow(
+                  PostgresLayout.claimId(user, slot),
+                  user,
+                  slot,
+                  row.getString("code"),
+                  row.getString("code")));
+        });
+  }
+
+  /** A row handler that may throw what JDBC throws. */
+  @FunctionalInterface
+  private interface RowHandler {
+    void accept(ResultSet row) throws SQLException;
+  }
+
+  /** Streams the rows through a cursor ({@link #AUDIT_FETCH} at a time), in one transaction. */
+  private void forEachRow(String what, String sql, CampaignId campaign, RowHandler each) {
+    db.inTransaction(
+        what,
+        connection -> {
+          try (PreparedStatement select = PostgresCalls.prepare(connection, sql, campaign.value())) {
+            select.setFetchSize(AUDIT_FETCH);
+            try (ResultSet row = select.executeQuery()) {
+              while (row.next()) {
+                each.accept(row);
+              }
+            }
+          }
+          return null;
+        });
+  }
+}

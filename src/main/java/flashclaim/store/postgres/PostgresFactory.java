@@ -1,0 +1,72 @@
+package flashclaim.store.postgres;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+import io.micronaut.context.annotation.Bean;
+import io.micronaut.context.annotation.Context;
+import io.micronaut.context.annotation.Factory;
+import io.micronaut.context.annotation.Requires;
+import io.micronaut.flyway.FlywayConfigurationProperties;
+import io.micronaut.flyway.FlywayMigrator;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds the pooled DataSource (HikariCP) of the PostgreSQL store: against {@code
+ * flashclaim.postgres.url}, or against an embedded PostgreSQL the service starts when no URL is
+ * set. Micronaut's Flyway integration migrates the schema with the settings of {@code
+ * flyway.datasources.default} as soon as the pool is created, before any store uses it. With {@code flashclaim.store=firestore} (the default) none of this exists: no
+ * DataSource, no Flyway run, no PostgreSQL.
+ */
+@Factory
+@Requires(property = "flashclaim.store", value = "postgres")
+final class PostgresFactory {
+  private static final Logger LOG = LoggerFactory.getLogger(PostgresFactory.class);
+
+  /** The embedded server when no URL is configured. Stopped at shutdown, after the pool. */
+  @Singleton
+  @Bean(preDestroy = "close")
+  @Requires(condition = EmbeddedPostgresCondition.class)
+  EmbeddedPostgresServer embeddedPostgres(PostgresConfig config) {
+    EmbeddedPostgresServer server =
+        EmbeddedPostgresServer.start(config.embeddedPort(), config.embeddedStartTimeout());
+    LOG.info("PostgreSQL: embedded server started at {}", server.jdbcUrl());
+    return server;
+  }
+
+  @Context
+  @Named("default")
+  @Bean(preDestroy = "close")
+  HikariDataSource dataSource(
+      PostgresConfig config,
+      Optional<EmbeddedPostgresServer> embedded,
+      @Named("default") FlywayConfigurationProperties migrations,
+      FlywayMigrator migrator) {
+    HikariConfig hikari = new HikariConfig();
+    hikari.setPoolName("flashclaim-postgres");
+    hikari.setJdbcUrl(embedded.map(EmbeddedPostgresServer::jdbcUrl).orElse(config.url()));
+    hikari.setUsername(config.user());
+    if (!config.password().isEmpty()) {
+      hikari.setPassword(config.password());
+    }
+    hikari.setMaximumPoolSize(config.poolSize());
+    hikari.setMinimumIdle(Math.min(4, config.poolSize()));
+    hikari.setConnectionTimeout(Math.max(250, config.connectionTimeout().toMillis()));
+    // Every statement of every connection is bounded (G6); the claim also bounds its lock waits.
+    hikari.addDataSourceProperty(
+        "options", "-c statement_timeout=" + config.callTimeout().toMillis());
+    hikari.addDataSourceProperty("connectTimeout", "10");
+    HikariDataSource dataSource = new HikariDataSource(hikari);
+    LOG.info("PostgreSQL: pool of {} connections to {}", config.poolSize(), hikari.getJdbcUrl());
+    try {
+      migrator.run(migrations, dataSource);
+    } catch (RuntimeException e) {
+      dataSource.close();
+      throw e;
+    }
+    return dataSource;
+  }
+}

@@ -1,0 +1,121 @@
+package flashclaim.store.postgres;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flashclaim.campaign.Campaign;
+import flashclaim.campaign.CampaignId;
+import flashclaim.campaign.CampaignService;
+import flashclaim.claim.ClaimStore;
+import flashclaim.claim.UserId;
+import flashclaim.testing.Api;
+import flashclaim.testing.PostgresBackend;
+import flashclaim.testing.ServiceInstance;
+import flashclaim.testing.StoreBackend;
+import flashclaim.testing.TestPostgres;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.time.Duration;
+import java.time.Instant;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * The PostgreSQL claim transaction's two waits, held open deterministically by a transaction of
+ * the test itself: coupons locked by claims in flight are not "sold out" (G3), and a claim that
+ * waits for its user's advisory lock gives up at its deadline (G6).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PostgresClaimStoreTest {
+  private static final Duration DEADLINE = Duration.ofMillis(700);
+
+  private final StoreBackend backend = new PostgresBackend();
+  private ServiceInstance instance;
+  private ClaimStore store;
+  private int campaigns;
+
+  @BeforeAll
+  void start() {
+    instance = ServiceInstance.start(backend.properties());
+    store = instance.context().getBean(ClaimStore.class);
+  }
+
+  @AfterAll
+  void stop() {
+    instance.close();
+  }
+
+  private Campaign newCampaign(int coupons) {
+    backend.reset();
+    String id = "pg-claim-store-" + (++campaigns);
+    Api.createCampaign(instance.url(), id, 1, coupons);
+    return instance.context().getBean(CampaignService.class).find(new CampaignId(id)).orElseThrow();
+  }
+
+  /** Every unassigned coupon locked by another transaction: busy until it ends, never sold out. */
+  @Test
+  void couponsLockedByClaimsInFlightAreNotSoldOut() throws Exception {
+    Campaign campaign = newCampaign(2);
+    try (Connection inFlight = TestPostgres.connect()) {
+      inFlight.setAutoCommit(false);
+      try (PreparedStatement lock =
+              inFlight.prepareStatement(
+                  "SELECT code FROM coupons WHERE campaign_id = ? FOR UPDATE");
+          ResultSet ignored = executeQuery(lock, campaign.id().value())) {
+        Instant started = Instant.now();
+        ClaimStore.Attempt attempt =
+            store.tryClaim(campaign, new UserId("waiter"), 0, started.plus(DEADLINE));
+        assertThat(attempt).isInstanceOf(ClaimStore.Attempt.Contended.class);
+        assertThat(Duration.between(started, Instant.now())).isLessThan(DEADLINE.plusMillis(500));
+      }
+      inFlight.rollback(); // the claims in flight gave their coupons back
+    }
+    assertThat(store.tryClaim(campaign, new UserId("waiter"), 0, Instant.now().plus(DEADLINE)))
+        .isInstanceOf(ClaimStore.Attempt.Won.class);
+    assertThat(store.tryClaim(campaign, new UserId("second"), 0, Instant.now().plus(DEADLINE)))
+        .isInstanceOf(ClaimStore.Attempt.Won.class);
+    assertThat(store.tryClaim(campaign, new UserId("third"), 0, Instant.now().plus(DEADLINE)))
+        .isInstanceOf(ClaimStore.Attempt.NoneLeft.class);
+    assertThat(backend.claims(campaign.id().value())).hasSize(2);
+  }
+
+  /**
+   * A claim of a user whose advisory lock another transaction holds waits at most until its
+   * deadline ({@code lock_timeout}), answers Contended and writes nothing; other users go on.
+   */
+  @Test
+  void aClaimWaitingForItsUsersLockEndsAtTheDeadline() throws Exception {
+    Campaign campaign = newCampaign(3);
+    UserId user = new UserId("locked-out");
+    try (Connection sameUser = TestPostgres.connect()) {
+      sameUser.setAutoCommit(false);
+      try (PreparedStatement lock = sameUser.prepareStatement("SELECT pg_advisory_xact_lock(?, ?)")) {
+        lock.setInt(1, PostgresClaimStore.lockKey(campaign.id().value()));
+        lock.setInt(2, PostgresClaimStore.lockKey(user.key()));
+        lock.executeQuery().close();
+      }
+      Instant started = Instant.now();
+      ClaimStore.Attempt attempt = store.tryClaim(campaign, user, 0, started.plus(DEADLINE));
+      Duration took = Duration.between(started, Instant.now());
+      assertThat(attempt).isInstanceOf(ClaimStore.Attempt.Contended.class);
+      assertThat(took).isGreaterThanOrEqualTo(DEADLINE.minusMillis(50)).isLessThan(DEADLINE.plusMillis(500));
+      assertThat(store.tryClaim(campaign, new UserId("someone-else"), 0, Instant.now().plus(DEADLINE)))
+          .isInstanceOf(ClaimStore.Attempt.Won.class);
+      sameUser.rollback();
+    }
+    assertThat(store.holdings(campaign, user)).isEmpty();
+    assertThat(store.tryClaim(campaign, user, 0, Instant.now().plus(DEADLINE)))
+        .isInstanceOf(ClaimStore.Attempt.Won.class);
+    assertThat(store.tryClaim(campaign, user, 0, Instant.now().plus(DEADLINE)))
+        .as("the slot is filled now")
+        .isInstanceOf(ClaimStore.Attempt.SlotTaken.class);
+  }
+
+  private static ResultSet executeQuery(PreparedStatement statement, String parameter)
+      throws Exception {
+    statement.setString(1, parameter);
+    return statement.executeQuery();
+  }
+}
