@@ -6,6 +6,7 @@ import flashclaim.testing.Api;
 import flashclaim.testing.Claimer;
 import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.StoreBackend;
+import flashclaim.testing.TestEmulator;
 import flashclaim.testing.Tokens;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
