@@ -154,6 +154,65 @@ final class ApiDocs {
 
   /** The route's statuses and problem types. */
   @Retention(RetentionPolicy.RUNTIME)
+  @Operation(summary = "Live figures of a campaign for the dashboard: store-wide stock, this instance's claims per second and outcomes (admin)")
+  @ApiResponse(responseCode = "200", description = "OK",
+      content = @Content(mediaType = "application/json", schema = @Schema(implementation = DashboardController.LiveView.class)))
+  @ApiResponse(responseCode = "400", description = "Invalid input (`invalid-request`: body, id or Idempotency-Key malformed); nothing changed",
+      content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = Problem.class), examples = {
+        @ExampleObject(name = "invalid-request", value = INVALID_REQUEST)
+      }))
+  @ApiResponse(responseCode = "401", description = "No valid credentials: `unauthorized`",
+      content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = Problem.class), examples = {
+        @ExampleObject(name = "unauthorized", value = UNAUTHORIZED)
+      }))
+  @ApiResponse(responseCode = "403", description = "Not allowed: `forbidden`",
+      content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = Problem.class), examples = {
+        @ExampleObject(name = "forbidden", value = FORBIDDEN)
+      }))
+  @ApiResponse(responseCode = "404", description = "Not found: `campaign-not-found`",
+      content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = Problem.class), examples = {
+        @ExampleObject(name = "campaign-not-found", value = CAMPAIGN_NOT_FOUND)
+      }))
+  @ApiResponse(responseCode = "503", description = "Retry after the `Retry-After` header's seconds: `overloaded`, `shutting-down`, `store-unavailable`",
+      headers = @Header(name = "Retry-After", description = "seconds to wait before a retry", required = true, schema = @Schema(type = "integer")),
+      content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = Problem.class), examples = {
+        @ExampleObject(name = "overloaded", value = OVERLOADED),
+        @ExampleObject(name = "shutting-down", value = SHUTTING_DOWN),
+        @ExampleObject(name = "store-unavailable", value = STORE_UNAVAILABLE)
+      }))
+  @SecurityRequirement(name = "bearer")
+  @interface LiveCampaign {}
+
+  /** The route's statuses and problem types. */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Operation(summary = "Campaigns with claims on this instance, most recent first, for the dashboard's picker (admin)")
+  @ApiResponse(responseCode = "200", description = "OK",
+      content = @Content(mediaType = "application/json", schema = @Schema(implementation = DashboardController.ActiveView.class)))
+  @ApiResponse(responseCode = "400", description = "Invalid input (`invalid-request`: body, id or Idempotency-Key malformed); nothing changed",
+      content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = Problem.class), examples = {
+        @ExampleObject(name = "invalid-request", value = INVALID_REQUEST)
+      }))
+  @ApiResponse(responseCode = "401", description = "No valid credentials: `unauthorized`",
+      content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = Problem.class), examples = {
+        @ExampleObject(name = "unauthorized", value = UNAUTHORIZED)
+      }))
+  @ApiResponse(responseCode = "403", description = "Not allowed: `forbidden`",
+      content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = Problem.class), examples = {
+        @ExampleObject(name = "forbidden", value = FORBIDDEN)
+      }))
+  @ApiResponse(responseCode = "503", description = "Retry after the `Retry-After` header's seconds: `overloaded`, `shutting-down`, `store-unavailable`",
+      headers = @Header(name = "Retry-After", description = "seconds to wait before a retry", required = true, schema = @Schema(type = "integer")),
+      content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = Problem.class), examples = {
+        @ExampleObject(name = "overloaded", value = OVERLOADED),
+        @ExampleObject(name = "shutting-down", value = SHUTTING_DOWN),
+        @ExampleObject(name = "store-unavailable", value = STORE_UNAVAILABLE)
+      }))
+  @SecurityRequirement(name = "bearer")
+  @interface ActiveCampaigns {}
+
+
+  /** The route's statuses and problem types. */
+  @Retention(RetentionPolicy.RUNTIME)
   @Operation(summary = "Adds coupon codes, given or generated; codes already present are skipped (admin)", parameters = @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key",
       description = IDEMPOTENCY_KEY_DOC, schema = @Schema(type = "string", maxLength = 255)))
   @ApiResponse(responseCode = "200", description = "OK",

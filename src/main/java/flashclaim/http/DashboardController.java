@@ -35,6 +35,7 @@ final class DashboardController {
     this.dashboard = dashboard;
   }
 
+  @ApiDocs.LiveCampaign
   @Get("/campaigns/{id}/live")
   HttpResponse<?> live(@PathVariable String id, HttpRequest<?> request) {
     return dashboard
@@ -44,6 +45,7 @@ final class DashboardController {
   }
 
   /** Campaigns with claims on this instance: a cheap list for the page's picker, no store read. */
+  @ApiDocs.ActiveCampaigns
   @Get("/live")
   ActiveView active() {
     return new ActiveView(
