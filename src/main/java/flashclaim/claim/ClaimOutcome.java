@@ -9,27 +9,70 @@ import java.time.Duration;
  */
 public sealed interface ClaimOutcome {
 
+  /** Which case this is, for those that count outcomes (metrics, the dashboard). */
+  Kind kind();
+
+  /** The cases, one per record below. */
+  enum Kind {
+    CLAIMED,
+    ALREADY_HELD,
+    SOLD_OUT,
+    NOT_OPEN,
+    UNKNOWN_CAMPAIGN,
+    BUSY
+  }
+
   /** A coupon was assigned to the user by this request. */
-  record Claimed(Claim claim) implements ClaimOutcome {}
+  record Claimed(Claim claim) implements ClaimOutcome {
+    @Override
+    public Kind kind() {
+      return Kind.CLAIMED;
+    }
+  }
 
   /**
    * The user already holds as many coupons as the campaign allows; {@code claim} is the newest of
    * them. Repeating a claim lands here (G4): it never yields a second coupon.
    */
-  record AlreadyHeld(Claim claim) implements ClaimOutcome {}
+  record AlreadyHeld(Claim claim) implements ClaimOutcome {
+    @Override
+    public Kind kind() {
+      return Kind.ALREADY_HELD;
+    }
+  }
 
   /** A single consistent read of the pool found no unassigned coupon (G3). */
-  record SoldOut() implements ClaimOutcome {}
+  record SoldOut() implements ClaimOutcome {
+    @Override
+    public Kind kind() {
+      return Kind.SOLD_OUT;
+    }
+  }
 
   /** The campaign is not open at this moment. */
-  record NotOpen(Campaign.Window window) implements ClaimOutcome {}
+  record NotOpen(Campaign.Window window) implements ClaimOutcome {
+    @Override
+    public Kind kind() {
+      return Kind.NOT_OPEN;
+    }
+  }
 
   /** No campaign has this id. */
-  record UnknownCampaign() implements ClaimOutcome {}
+  record UnknownCampaign() implements ClaimOutcome {
+    @Override
+    public Kind kind() {
+      return Kind.UNKNOWN_CAMPAIGN;
+    }
+  }
 
   /**
    * Coupons may remain but none could be taken before the deadline because other claims won the
    * races. The client should retry after {@code retryAfter}.
    */
-  record Busy(Duration retryAfter) implements ClaimOutcome {}
+  record Busy(Duration retryAfter) implements ClaimOutcome {
+    @Override
+    public Kind kind() {
+      return Kind.BUSY;
+    }
+  }
 }

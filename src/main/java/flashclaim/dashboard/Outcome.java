@@ -14,17 +14,7 @@ public enum Outcome {
 
   /** The kind of {@code outcome}; null for an unknown campaign, which is not counted. */
   static Outcome of(ClaimOutcome outcome) {
-    if (outcome instanceof ClaimOutcome.Claimed) {
-      return CLAIMED;
-    } else if (outcome instanceof ClaimOutcome.AlreadyHeld) {
-      return ALREADY_HELD;
-    } else if (outcome instanceof ClaimOutcome.SoldOut) {
-      return SOLD_OUT;
-    } else if (outcome instanceof ClaimOutcome.NotOpen) {
-      return NOT_OPEN;
-    } else if (outcome instanceof ClaimOutcome.Busy) {
-      return BUSY;
-    }
-    return null; // UnknownCampaign
+    ClaimOutcome.Kind kind = outcome.kind();
+    return kind == ClaimOutcome.Kind.UNKNOWN_CAMPAIGN ? null : valueOf(kind.name());
   }
 }

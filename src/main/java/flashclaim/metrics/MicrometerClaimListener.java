@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.Timer;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
 import java.time.Duration;
+import java.util.Locale;
 
 /**
  * Counts every claim by outcome and campaign ({@value #CLAIMS}) and records its latency from
@@ -75,19 +76,6 @@ final class MicrometerClaimListener implements ClaimListener {
   }
 
   static String outcomeName(ClaimOutcome outcome) {
-    if (outcome instanceof ClaimOutcome.Claimed) {
-      return "claimed";
-    } else if (outcome instanceof ClaimOutcome.AlreadyHeld) {
-      return "already_held";
-    } else if (outcome instanceof ClaimOutcome.SoldOut) {
-      return "sold_out";
-    } else if (outcome instanceof ClaimOutcome.Busy) {
-      return "busy";
-    } else if (outcome instanceof ClaimOutcome.NotOpen) {
-      return "not_open";
-    } else if (outcome instanceof ClaimOutcome.UnknownCampaign) {
-      return "unknown_campaign";
-    }
-    throw new IllegalArgumentException("unknown outcome " + outcome);
+    return outcome.kind().name().toLowerCase(Locale.ROOT);
   }
 }
