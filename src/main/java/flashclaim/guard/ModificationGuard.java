@@ -8,7 +8,7 @@ import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The modification guard (DESIGN.md): at most one request at a time modifies a {@link
+ * The modification guard (docs/design.md): at most one request at a time modifies a {@link
  * GuardedResource}, across all instances; a concurrent one is told to come back instead of waiting.
  *
  * <p>Entering creates the guard document (create-if-absent: of concurrent requests exactly one

@@ -8,7 +8,7 @@ import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CouponCode;
 
 /**
- * Collection, document and field names of the Firestore layout (DESIGN.md), in one place:
+ * Collection, document and field names of the Firestore layout (docs/design.md), in one place:
  *
  * <pre>
  * campaigns/{campaignId}

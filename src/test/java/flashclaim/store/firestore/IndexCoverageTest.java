@@ -32,9 +32,9 @@ import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 /**
- * DESIGN.md: "firestore.indexes.json declares every composite index that a query of the service
- * needs; a test checks that each query the code issues is covered, because the emulator does not
- * enforce indexes." This is that test.
+ * Every query the code issues is covered by an index that {@code firestore.indexes.json} declares:
+ * the emulator serves any query without one, real Firestore rejects it, so this test stands in for
+ * production.
  *
  * <p>It starts one service instance per claim strategy with a {@link QueryRecorder} on the
  * Firestore client's channel, drives every route that queries (create a campaign, add coupons
