@@ -2,6 +2,7 @@ package flashclaim.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jwt.JWTClaimsSet;
 import flashclaim.testing.Api;
 import flashclaim.testing.MultiInstanceTest;
@@ -74,7 +75,10 @@ public abstract class ForgedTokenContract extends MultiInstanceTest {
         .isEqualTo(200);
   }
 
-  /** Tokens that are properly signed but whose claims make them unacceptable, and non-tokens. */
+  /**
+   * Forgeries of either mode: non-tokens, unsigned tokens ({@code alg} none in every spelling), the
+   * published development secret, and tokens signed as the issuer but with unacceptable claims.
+   */
   Stream<Arguments> commonForgeries() {
     Date tenMinutesAgo = Date.from(Instant.now().minus(Duration.ofMinutes(10)));
     Date inTenMinutes = Date.from(Instant.now().plus(Duration.ofMinutes(10)));
@@ -86,6 +90,13 @@ public abstract class ForgedTokenContract extends MultiInstanceTest {
         Arguments.of("parts that are not base64", "a$.b$.c$"),
         Arguments.of("header that is not JSON", TokenForge.raw("not json", "{}", "")),
         Arguments.of("five parts (encrypted form)", "a.b.c.d.e"),
+        Arguments.of("alg none", TokenForge.unsigned("none", adminClaims())),
+        Arguments.of("alg None", TokenForge.unsigned("None", adminClaims())),
+        Arguments.of("alg NONE", TokenForge.unsigned("NONE", adminClaims())),
+        Arguments.of("alg nOnE", TokenForge.unsigned("nOnE", adminClaims())),
+        Arguments.of(
+            "HS256 with the published development secret",
+            TokenForge.hmac(JWSAlgorithm.HS256, AuthConfig.DEVELOPMENT_SECRET, adminClaims())),
         Arguments.of(
             "no alg in the header",
             TokenForge.raw("{\"typ\":\"JWT\"}", adminClaims().toString(), "")),
