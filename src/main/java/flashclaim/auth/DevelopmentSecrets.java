@@ -80,7 +80,7 @@ final class DevelopmentSecrets {
             + store.description()
             + ": set "
             + (development.size() == 1 ? "it" : "each")
-            + " to a secret of your own of at least 32 bytes");
+            + " to a secret of your own");
   }
 
   /** Refuses to start when {@link #refusal} gives a reason. */

@@ -20,7 +20,7 @@ import java.util.Optional;
  * configuration, naming the setting.
  */
 @Singleton
-public final class TokenPolicy {
+final class TokenPolicy {
   /** The least secret size HMAC-SHA256 gets its full strength from. */
   static final int MIN_SECRET_BYTES = 32;
 
@@ -59,28 +59,28 @@ public final class TokenPolicy {
     }
   }
 
-  public AuthMode mode() {
+  AuthMode mode() {
     return mode;
   }
 
   /** The signature algorithm every accepted token carries. */
-  public JWSAlgorithm algorithm() {
+  JWSAlgorithm algorithm() {
     return mode.algorithm();
   }
 
   /** The issuer ({@code iss}) a token must name, in firebase mode. */
-  public Optional<String> issuer() {
+  Optional<String> issuer() {
     return mode == AuthMode.FIREBASE
         ? Optional.of(FIREBASE_ISSUER_PREFIX + projectId)
         : Optional.empty();
   }
 
   /** The audience ({@code aud}) a token must name, and nothing else, in firebase mode. */
-  public Optional<String> audience() {
+  Optional<String> audience() {
     return mode == AuthMode.FIREBASE ? Optional.of(projectId) : Optional.empty();
   }
 
-  public Duration clockSkew() {
+  Duration clockSkew() {
     return clockSkew;
   }
 

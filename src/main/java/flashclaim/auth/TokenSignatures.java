@@ -53,11 +53,14 @@ final class TokenSignatures {
   @Singleton
   @Named(FIREBASE)
   @Requires(property = AuthConfig.MODE, value = FIREBASE)
-  JwksSignatureConfiguration firebaseKeys(AuthConfig config, TokenPolicy policy) {
+  JwksSignatureConfiguration firebaseKeys(AuthConfig config) {
     return new KeySet(FIREBASE, config.jwksUrl(), config.jwksRefresh());
   }
 
-  /** Fetches key sets with a deadline, in place of the library's clients, which wait forever. */
+  /**
+   * Fetches key sets with a deadline, in place of the library's clients: without
+   * micronaut-http-client (as in production) it would wait for an answer without bound.
+   */
   @Singleton
   @Replaces(JwksClient.class)
   JwksClient keySetClient(
