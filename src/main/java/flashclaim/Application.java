@@ -2,11 +2,15 @@ package flashclaim;
 
 import flashclaim.http.GracefulShutdown;
 import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.BeanRegistration;
+import io.micronaut.context.env.Environment;
 import io.micronaut.runtime.Micronaut;
 import io.swagger.v3.oas.annotations.OpenAPIDefinition;
 import io.swagger.v3.oas.annotations.enums.SecuritySchemeType;
 import io.swagger.v3.oas.annotations.info.Info;
 import io.swagger.v3.oas.annotations.security.SecurityScheme;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
 
 /** Entry point of the flashclaim service. */
@@ -29,9 +33,72 @@ import sun.misc.Signal;
 public final class Application {
   private Application() {}
 
+  /**
+   * Starts the service. If it cannot start (a configuration it refuses, a port in use, a store it
+   * cannot reach), it says why in one line, stops what had already started (the embedded emulator
+   * or PostgreSQL are child processes, which would outlive it) and exits with status 1.
+   */
   public static void main(String[] args) {
-    ApplicationContext context = Micronaut.run(Application.class, args);
+    ApplicationContext context = new Launcher().classes(Application.class).args(args).start();
     drainOnTermination(context);
+  }
+
+  /** Micronaut's launcher, which on a failed start closes the context before it exits. */
+  private static final class Launcher extends Micronaut {
+    private static final Logger LOG = LoggerFactory.getLogger(Application.class);
+    private ApplicationContext context;
+
+    @Override
+    protected ApplicationContext newApplicationContext() {
+      context = super.newApplicationContext();
+      return context;
+    }
+
+    @Override
+    protected void handleStartupException(Environment environment, Throwable exception) {
+      Throwable cause = rootCause(exception);
+      LOG.error(
+          "flashclaim did not start: {}",
+          cause.getMessage() == null ? cause.toString() : cause.getMessage());
+      if (context != null) {
+        stopWhatStarted(context);
+      }
+      super.handleStartupException(environment, exception); // exits with status 1
+    }
+
+    /**
+     * A context that failed while starting does not stop its beans when closed: those that hold
+     * processes, threads or connections are stopped one by one.
+     */
+    private static void stopWhatStarted(ApplicationContext context) {
+      try {
+        if (context.isRunning()) {
+          context.close();
+          return;
+        }
+        for (BeanRegistration<AutoCloseable> bean :
+            context.getActiveBeanRegistrations(AutoCloseable.class)) {
+          try {
+            context.destroyBean(bean);
+          } catch (RuntimeException e) {
+            LOG.warn(
+                "Stopping {} after the failed start: {}",
+                bean.getBeanDefinition().getName(),
+                e.toString());
+          }
+        }
+      } catch (RuntimeException e) {
+        LOG.warn("Stopping after the failed start: {}", e.toString());
+      }
+    }
+
+    private static Throwable rootCause(Throwable exception) {
+      Throwable cause = exception;
+      while (cause.getCause() != null && cause.getCause() != cause) {
+        cause = cause.getCause();
+      }
+      return cause;
+    }
   }
 
   /**

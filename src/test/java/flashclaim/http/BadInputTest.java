@@ -500,7 +500,7 @@ class BadInputTest {
 
     Api.Response response = sendValid(route, route.path(campaign), token);
 
-    assertRejected(response, 400, "invalid-request");
+    assertRejected(response, 401, "unauthorized");
   }
 
   // ---------------------------------------------------------------- methods and media types
