@@ -351,7 +351,7 @@ def cpu_seconds(samples, name):
 def describe_cpu_per_answer(run, samples, outcome, inside, out):
     """Per instance: answers, answers/s, CPU seconds and CPU per answer (all attempts the instance
     answered, 503s included, as its access log counts them); without an access log, all instances
-    together over every attempt the simulation counted."""
+    together over every attempt the simulation counted. The store's CPU per answer after them."""
     if len(samples) < 2:
         return
     span = samples[-1]["t"] - samples[0]["t"]
@@ -364,13 +364,52 @@ def describe_cpu_per_answer(run, samples, outcome, inside, out):
         cpus = [cpu_seconds(samples, name) for name in names]
         if all(c is not None for c in cpus):
             rows = [("instances", sum(outcome["attempts"].values()), sum(cpus))]
+    if rows and outcome:
+        # the store serves every instance: its CPU over every answer
+        for store in ("emulator", "postgres"):
+            cpu = cpu_seconds(samples, store)
+            if cpu is not None:
+                rows.append((store, sum(outcome["attempts"].values()), cpu))
+    peaks = resources(samples, [name for name, _, _ in rows])
     for name, answered, cpu in rows:
         if cpu is None or not answered:
             continue
+        peak = peaks.get(name, {})
+        heap = f", heap peak {mb(peak['peakHeapKb'])}" if "peakHeapKb" in peak else ""
+        threads = f", threads peak {peak['peakThreads']}" if "peakThreads" in peak else ""
         out(
             f"  {name}: {answered} answers in {span:.1f} s ({answered / span:.0f}/s), "
-            f"CPU {cpu:.1f} s = {1000 * cpu / answered:.2f} ms CPU per answer"
+            f"CPU {cpu:.1f} s = {1000 * cpu / answered:.2f} ms CPU per answer{heap}{threads}"
         )
+
+
+def scraped(path, series):
+    """The value of a sample at /prometheus as saved in a file, summed over its labels; None when
+    the file or the series is missing."""
+    try:
+        with open(path) as f:
+            values = [float(line.rsplit(" ", 1)[1]) for line in f
+                      if line.startswith(series + " ") or line.startswith(series + "{")]
+    except (OSError, ValueError, IndexError):
+        return None
+    return sum(values) if values else None
+
+
+def describe_sold_out_path(run_dir, instances, out):
+    """Per instance, the sold-out fast path during the measured run: claims answered sold out on a
+    proof (no pool query) and reads of the additions counter, from /prometheus before and after."""
+    for i in range(1, instances + 1):
+        moved = {}
+        for series in ("flashclaim_soldout_proven_total", "flashclaim_soldout_counter_reads_total"):
+            before = scraped(os.path.join(run_dir, f"metrics-{i}-before.txt"), series)
+            after = scraped(os.path.join(run_dir, f"metrics-{i}-after.txt"), series)
+            if before is not None and after is not None:
+                moved[series] = after - before
+        if len(moved) == 2:
+            out(
+                f"  instance-{i} sold-out fast path: {moved['flashclaim_soldout_proven_total']:.0f} claims "
+                f"answered on a proof, {moved['flashclaim_soldout_counter_reads_total']:.0f} counter reads"
+            )
 
 
 def machine_busy(samples):
@@ -599,6 +638,7 @@ def summary(run_dir):
     )
     describe_resources(run, samples, top_others, out)
     describe_cpu_per_answer(run, samples, outcome, inside, out)
+    describe_sold_out_path(run_dir, run["instances"], out)
     healthy = run.get("healthyAfter", 0)
     checks.store(healthy == run["instances"], f"every instance alive and /health UP after the run ({healthy} of {run['instances']})")
 

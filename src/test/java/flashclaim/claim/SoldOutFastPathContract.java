@@ -73,6 +73,9 @@ public abstract class SoldOutFastPathContract extends MultiInstanceTest {
       assertThat(proofs(i).provenSoldOuts() - proven[i]).as("instance %d", i).isEqualTo(late / INSTANCES);
       assertThat(proofs(i).reads() - reads[i]).as("counter reads of instance %d", i)
           .isBetween(1L, (long) late / INSTANCES);
+      assertThat(scraped(i, "flashclaim_soldout_proven_total"))
+          .as("the meter of instance %d", i)
+          .isEqualTo(proofs(i).provenSoldOuts());
     }
 
     // Coupons added through one instance: every instance queries the pool again, at once.
@@ -227,6 +230,17 @@ public abstract class SoldOutFastPathContract extends MultiInstanceTest {
       Thread.sleep(20);
     }
     throw new AssertionError("adding codes was refused " + Claimer.MAX_TRIES + " times in a row");
+  }
+
+  /** A counter as instance {@code i} shows it at {@code /prometheus}. */
+  private long scraped(int i, String series) {
+    Api.Response response = Api.get(instance(i), "/prometheus", null);
+    assertThat(response.status()).isEqualTo(200);
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("(?m)^" + series + "(\\{[^}]*})? ([0-9.eE+-]+)$")
+            .matcher(response.body());
+    assertThat(m.find()).as(series + " at /prometheus").isTrue();
+    return (long) Double.parseDouble(m.group(2));
   }
 
   private long[] perInstance(java.util.function.IntToLongFunction value) {

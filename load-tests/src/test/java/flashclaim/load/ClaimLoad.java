@@ -68,7 +68,8 @@ import javax.crypto.spec.SecretKeySpec;
  *   <li>{@code minFifoPrecision}: the FIFO precision the summary requires (W6: 0.98; others none)
  *   <li>{@code p99Ms} (250), {@code maxFailedPercent} (0): the assertions
  *   <li>{@code shareConnections}: one connection pool for all virtual users instead of one
- *       connection per user (default false: every user is a separate client)
+ *       connection per user (default false: every user is a separate client; W3: true), of at
+ *       most {@code maxConnections} (256) per base URL
  *   <li>{@code outcomeFile}: where the tally is written as JSON after the run
  *   <li>{@code timelineSeconds} (5): the width of the tally's windows of answers over time
  * </ul>
@@ -242,11 +243,17 @@ public final class ClaimLoad {
     return baseUrls;
   }
 
-  /** HTTP settings: no base URL (every request names its instance), warm-up on the first one. */
+  /**
+   * HTTP settings: no base URL (every request names its instance), warm-up on the first one; with
+   * shared connections, at most {@code maxConnections} (256) per instance, as a load balancer
+   * keeps (requests beyond them wait for a free one in Gatling).
+   */
   public HttpProtocolBuilder protocol() {
     HttpProtocolBuilder protocol =
         http.warmUp(baseUrls.get(0) + "/health").acceptHeader("application/json");
-    return shareConnections ? protocol.shareConnections() : protocol;
+    return shareConnections
+        ? protocol.shareConnections().maxConnectionsPerHost(positive("maxConnections", 256))
+        : protocol;
   }
 
   /**
