@@ -268,21 +268,24 @@ def emulator_refusals(log_path, offset):
 
 
 def service_latency(run_dir, instances, campaign):
-    """Claims of the campaign in the instances' access logs: {status: count} and the sorted times
-    (ms) each spent inside the service, or None without an access log."""
+    """Claims of the campaign in the instances' access logs: {status: count}, the sorted times (ms)
+    each spent inside the service, and {instance name: claims it answered}; None without an
+    access log."""
     marker = f" /v1/campaigns/{campaign}/claims HTTP"
-    statuses, times = {}, []
+    statuses, times, per_instance = {}, [], {}
     for i in range(1, instances + 1):
+        name = f"instance-{i}"
         try:
-            with open(os.path.join(run_dir, f"instance-{i}.log"), errors="replace") as f:
+            with open(os.path.join(run_dir, f"{name}.log"), errors="replace") as f:
                 for line in f:
                     if "HTTP_ACCESS_LOGGER" in line and marker in line:
                         cells = line.split()
                         statuses[cells[-2]] = statuses.get(cells[-2], 0) + 1
                         times.append(int(cells[-1]))
+                        per_instance[name] = per_instance.get(name, 0) + 1
         except (OSError, ValueError, IndexError):
             continue
-    return (statuses, sorted(times)) if times else None
+    return (statuses, sorted(times), per_instance) if times else None
 
 
 def percentile(values, percent):
@@ -333,6 +336,80 @@ def resources(samples, names):
             row["peakCpuPct"] = 100 * max(cpu)
         rows[name] = row
     return rows
+
+
+def cpu_seconds(samples, name):
+    """CPU time (utime + stime, from /proc/<pid>/stat) the process used between the first and the
+    last sample that have it, in seconds; None without two such samples."""
+    ticks = [s["procs"][name]["cpuTicks"] for s in samples
+             if name in s["procs"] and s["procs"][name].get("cpuTicks") is not None]
+    if len(ticks) < 2 or ticks[-1] < ticks[0]:
+        return None
+    return (ticks[-1] - ticks[0]) / TICKS
+
+
+def describe_cpu_per_answer(run, samples, outcome, inside, out):
+    """Per instance: answers, answers/s, CPU seconds and CPU per answer (all attempts the instance
+    answered, 503s included, as its access log counts them); without an access log, all instances
+    together over every attempt the simulation counted. The store's CPU per answer after them."""
+    if len(samples) < 2:
+        return
+    span = samples[-1]["t"] - samples[0]["t"]
+    names = [f"instance-{i}" for i in range(1, run["instances"] + 1)]
+    per_instance = inside[2] if inside else None
+    rows = []
+    if per_instance:
+        rows = [(name, per_instance.get(name, 0), cpu_seconds(samples, name)) for name in names]
+    elif outcome:
+        cpus = [cpu_seconds(samples, name) for name in names]
+        if all(c is not None for c in cpus):
+            rows = [("instances", sum(outcome["attempts"].values()), sum(cpus))]
+    if rows and outcome:
+        # the store serves every instance: its CPU over every answer
+        for store in ("emulator", "postgres"):
+            cpu = cpu_seconds(samples, store)
+            if cpu is not None:
+                rows.append((store, sum(outcome["attempts"].values()), cpu))
+    peaks = resources(samples, [name for name, _, _ in rows])
+    for name, answered, cpu in rows:
+        if cpu is None or not answered:
+            continue
+        peak = peaks.get(name, {})
+        heap = f", heap peak {mb(peak['peakHeapKb'])}" if "peakHeapKb" in peak else ""
+        threads = f", threads peak {peak['peakThreads']}" if "peakThreads" in peak else ""
+        out(
+            f"  {name}: {answered} answers in {span:.1f} s ({answered / span:.0f}/s), "
+            f"CPU {cpu:.1f} s = {1000 * cpu / answered:.2f} ms CPU per answer{heap}{threads}"
+        )
+
+
+def scraped(path, series):
+    """The value of a sample at /prometheus as saved in a file, summed over its labels; None when
+    the file or the series is missing."""
+    try:
+        with open(path) as f:
+            values = [float(line.rsplit(" ", 1)[1]) for line in f
+                      if line.startswith(series + " ") or line.startswith(series + "{")]
+    except (OSError, ValueError, IndexError):
+        return None
+    return sum(values) if values else None
+
+
+def describe_sold_out_path(run_dir, instances, out):
+    """Per instance, the sold-out fast path during the measured run: claims answered sold out on a
+    proof (no pool query) and reads of the additions counter, from /prometheus before and after."""
+    for i in range(1, instances + 1):
+        moved = {}
+        for series in ("flashclaim_soldout_proven_total", "flashclaim_soldout_counter_reads_total"):
+            before = scraped(os.path.join(run_dir, f"metrics-{i}-before.txt"), series)
+            after = scraped(os.path.join(run_dir, f"metrics-{i}-after.txt"), series)
+            if before is not None and after is not None:
+                moved[series] = after - before
+        if len(moved) == 2:
+            out(
+                f"  instance-{i} sold-out fast path: {moved['flashclaim_soldout_proven_total']:.0f} claims "
+                f"answered on a proof, {moved['flashclaim_soldout_counter_reads_total']:.0f} counter reads"
+            )
 
 
 def machine_busy(samples):
@@ -408,6 +485,30 @@ def describe_outcome(outcome, users, expected, checks, out):
         f"  users with a coupon: {outcome['usersWithCode']}  false sold-outs: {outcome['falseSoldOuts']}  "
         f"users given two codes: {outcome['sameUserDifferentCode']}  second 201s: {outcome['second201']}"
     )
+    attempts = sum(outcome["attempts"].values())
+    attempt_rate = attempts / span if span > 0 else float("nan")
+    out(f"  answers/s: {attempt_rate:.1f} (every attempt, 503s included: {attempts}); final answers/s: {rate:.1f}")
+    for label, key in (("attempt latency", "attemptMs"), ("click to final answer", "clickToAnswerMs")):
+        spread = outcome.get(key)
+        if spread:
+            out(f"  {label} ms: p50 {spread['p50']}  p99 {spread['p99']}  max {spread['max']}")
+    if "mostRetries" in outcome and claims:
+        out(
+            f"  retries per user: {outcome['retries'] / claims:.2f} mean, {outcome['mostRetries']} most; "
+            f"tickets received {outcome['ticketsReceived']}, sent back {outcome['ticketsSent']}"
+        )
+    fifo = outcome.get("fifo")
+    if fifo:
+        out(
+            f"  FIFO precision: {fifo['precision']:.4f} ({fifo['won']} of the first {fifo['first']} users "
+            "to click got a coupon; 1.0 is first come, first served)"
+        )
+    wanted = outcome.get("minFifoPrecision") or 0
+    if wanted > 0:
+        checks.completion(
+            bool(fifo) and fifo["precision"] >= wanted,
+            f"FIFO precision >= {wanted} (got {fifo['precision'] if fifo else 'none'})",
+        )
     for start, answers, unavailable, p50, p99, slowest in outcome.get("timeline", []):
         out(f"    from {start:3d} s: {answers:6d} answers, 503: {unavailable:6d}, p50 {p50} ms, p99 {p99} ms, max {slowest} ms")
     checks.store(outcome["falseSoldOuts"] == 0, f"no 410 before the last coupon was taken (got {outcome['falseSoldOuts']})")
@@ -521,7 +622,7 @@ def summary(run_dir):
         )
     inside = service_latency(run_dir, run["instances"], run["campaignId"])
     if inside:
-        statuses, times = inside
+        statuses, times, _ = inside
         out(
             f"  inside the service (access log): {len(times)} claims, p50 {percentile(times, 50)}  "
             f"p95 {percentile(times, 95)}  p99 {percentile(times, 99)}  max {times[-1]} ms; "
@@ -536,6 +637,8 @@ def summary(run_dir):
         out,
     )
     describe_resources(run, samples, top_others, out)
+    describe_cpu_per_answer(run, samples, outcome, inside, out)
+    describe_sold_out_path(run_dir, run["instances"], out)
     healthy = run.get("healthyAfter", 0)
     checks.store(healthy == run["instances"], f"every instance alive and /health UP after the run ({healthy} of {run['instances']})")
 

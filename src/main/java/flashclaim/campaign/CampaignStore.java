@@ -18,4 +18,15 @@ public interface CampaignStore {
 
   /** The campaign with this id, if there is one. */
   Optional<Campaign> find(CampaignId id);
+
+  /**
+   * The campaign's additions counter, read by id: empty when there is no such campaign. The
+   * contract that makes the sold-out fast path exact (G3): if a read at moment {@code t} and a
+   * later read at {@code t'} both return the same {@code count} and neither says {@code
+   * inProgress}, then no coupon became visible to a claim's pool query between {@code t} and
+   * {@code t'}. A store meets it by moving the count before (or atomically with) the coupons
+   * becoming visible, and by reporting as in progress every addition that may still make coupons
+   * visible after the count moved.
+   */
+  Optional<PoolAdditions> couponsAdded(CampaignId id);
 }

@@ -41,7 +41,10 @@ public sealed interface ClaimOutcome {
     }
   }
 
-  /** A single consistent read of the pool found no unassigned coupon (G3). */
+  /**
+   * No unassigned coupon existed at a moment during the claim (G3): a single consistent read of
+   * the pool found none, or a proof of this instance still held ({@link SoldOutProofs}).
+   */
   record SoldOut() implements ClaimOutcome {
     @Override
     public Kind kind() {

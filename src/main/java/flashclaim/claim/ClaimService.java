@@ -14,7 +14,8 @@ import java.util.Optional;
  * The claim rules, written once for every store: the campaign must exist and be open; a user who
  * already holds {@code perUserLimit} coupons gets the newest of them back (G2, G4); otherwise the
  * store assigns a coupon into the user's next free slot, atomically, until the deadline (G1, G3, G5,
- * G6).
+ * G6). A pool this instance has proven empty answers sold out without a pool query ({@link
+ * SoldOutProofs}).
  */
 @Singleton
 public class ClaimService {
@@ -23,18 +24,21 @@ public class ClaimService {
   private final ClaimConfig config;
   private final Clock clock;
   private final List<ClaimListener> listeners;
+  private final SoldOutProofs soldOut;
 
   public ClaimService(
       CampaignService campaigns,
       ClaimStore store,
       ClaimConfig config,
       Clock clock,
-      List<ClaimListener> listeners) {
+      List<ClaimListener> listeners,
+      SoldOutProofs soldOut) {
     this.campaigns = campaigns;
     this.store = store;
     this.config = config;
     this.clock = clock;
     this.listeners = List.copyOf(listeners);
+    this.soldOut = soldOut;
   }
 
   /** Claims a coupon of the campaign for the user, admitted now. */
@@ -80,6 +84,12 @@ public class ClaimService {
     // read. The common case, a first claim, saves a store read. Larger limits read first to find
     // a free slot.
     List<Claim> held = campaign.perUserLimit() == 1 ? List.of() : store.holdings(campaign, user);
+    SoldOutProofs.Check soldOutCheck = soldOut.check(campaign.id(), deadline);
+    if (soldOutCheck instanceof SoldOutProofs.Check.Proven) {
+      return heldOr(campaign, user, new ClaimOutcome.SoldOut()); // no pool query
+    } else if (soldOutCheck instanceof SoldOutProofs.Check.TimedOut) {
+      return heldOr(campaign, user, busy());
+    }
     // Each pass returns, or sees one more claim of the user (SlotTaken), so this ends after at
     // most perUserLimit + 1 passes.
     while (true) {
@@ -91,8 +101,10 @@ public class ClaimService {
       }
       ClaimStore.Attempt attempt = store.tryClaim(campaign, user, freeSlot(held), deadline);
       if (attempt instanceof ClaimStore.Attempt.Won won) {
+        soldOut.found(campaign.id());
         return new ClaimOutcome.Claimed(won.claim());
       } else if (attempt instanceof ClaimStore.Attempt.NoneLeft) {
+        soldOut.noneLeft(campaign.id(), soldOutCheck);
         return heldOr(campaign, user, new ClaimOutcome.SoldOut());
       } else if (attempt instanceof ClaimStore.Attempt.Contended) {
         return heldOr(campaign, user, busy());

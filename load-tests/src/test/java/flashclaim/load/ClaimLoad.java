@@ -16,6 +16,7 @@ import io.gatling.javaapi.core.ChainBuilder;
 import io.gatling.javaapi.core.PopulationBuilder;
 import io.gatling.javaapi.core.Session;
 import io.gatling.javaapi.http.HttpProtocolBuilder;
+import io.gatling.javaapi.http.HttpRequestActionBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -59,9 +60,16 @@ import javax.crypto.spec.SecretKeySpec;
  *   <li>{@code tokenTtlSeconds}: lifetime of the signed tokens (3600)
  *   <li>{@code maxRetries} (20), {@code retryPauseCapMs} (1000): the 503 retry policy, see {@link
  *       #claim}
+ *   <li>{@code honourRetryAfter}: wait what Retry-After says (plus up to 100 ms), uncapped, instead
+ *       of a random half to all of it capped at {@code retryPauseCapMs} (default per workload)
+ *   <li>{@code tickets} (true): send the {@code Flashclaim-Ticket} response header back unchanged
+ *       in the request header of the same name on the retry; false: a client that ignores it
+ *   <li>{@code requestTimeoutMs}: how long a client waits for an answer (default per workload)
+ *   <li>{@code minFifoPrecision}: the FIFO precision the summary requires (W6: 0.98; others none)
  *   <li>{@code p99Ms} (250), {@code maxFailedPercent} (0): the assertions
  *   <li>{@code shareConnections}: one connection pool for all virtual users instead of one
- *       connection per user (default false: every user is a separate client)
+ *       connection per user (default false: every user is a separate client; W3: true), of at
+ *       most {@code maxConnections} (256) per base URL
  *   <li>{@code outcomeFile}: where the tally is written as JSON after the run
  *   <li>{@code timelineSeconds} (5): the width of the tally's windows of answers over time
  * </ul>
@@ -72,6 +80,12 @@ public final class ClaimLoad {
 
   /** Answers that are outcomes of a claim, never failures (409 comes with the modification guard). */
   public static final List<Integer> CLAIM_OUTCOMES = List.of(201, 200, 410, 409);
+
+  /** Any status is an answer: only a connection error or a client timeout fails a request. */
+  public static final List<Integer> ANY_STATUS = List.of();
+
+  /** The admission ticket: the service may send it with a 503, the client sends it back. */
+  public static final String TICKET = "Flashclaim-Ticket";
 
   private static final int RETRYABLE = 503;
   private static final String REQUEST_NAME = "claim";
@@ -90,24 +104,85 @@ public final class ClaimLoad {
   private final int p99Ms;
   private final double maxFailedPercent;
   private final boolean shareConnections;
+  private final boolean honourRetryAfter;
+  private final boolean tickets;
+  private final Duration requestTimeout;
+  private final double minFifoPrecision;
   private final Path outcomeFile;
   private final Tally tally;
 
   /**
-   * Reads the parameters, with the defaults of one workload.
+   * The defaults of one workload; every one can be overridden by its system property.
    *
-   * @param workload W1..W4, for the log and the tally
-   * @param defaultUsers users unless {@code -Dusers}
-   * @param defaultCoupons coupons unless {@code -Dcoupons}
-   * @param defaultDurationSeconds arrival window unless {@code -Dduration}
-   * @param defaultP99Ms p99 limit unless {@code -Dp99Ms}
+   * @param users users unless {@code -Dusers}
+   * @param coupons coupons unless {@code -Dcoupons}
+   * @param durationSeconds arrival window unless {@code -Dduration}
+   * @param p99Ms p99 limit unless {@code -Dp99Ms}
+   * @param maxRetries retries after a 503 unless {@code -DmaxRetries}
+   * @param shareConnections unless {@code -DshareConnections}
+   * @param honourRetryAfter unless {@code -DhonourRetryAfter}
+   * @param requestTimeoutMs unless {@code -DrequestTimeoutMs}
+   * @param minFifoPrecision unless {@code -DminFifoPrecision}: written to the tally for {@code
+   *     bin/load-run}'s summary to check; 0 checks nothing
    */
+  public record Defaults(
+      int users,
+      int coupons,
+      int durationSeconds,
+      int p99Ms,
+      int maxRetries,
+      boolean shareConnections,
+      boolean honourRetryAfter,
+      int requestTimeoutMs,
+      double minFifoPrecision) {
+
+    /** W1's client: up to 20 retries spread over half to all of Retry-After, a connection each. */
+    public static Defaults of(int users, int coupons, int durationSeconds, int p99Ms) {
+      return new Defaults(users, coupons, durationSeconds, p99Ms, 20, false, false, 60_000, 0);
+    }
+
+    public Defaults withRetries(int retries, boolean honour) {
+      return new Defaults(
+          users, coupons, durationSeconds, p99Ms, retries, shareConnections, honour,
+          requestTimeoutMs, minFifoPrecision);
+    }
+
+    public Defaults withSharedConnections() {
+      return new Defaults(
+          users, coupons, durationSeconds, p99Ms, maxRetries, true, honourRetryAfter,
+          requestTimeoutMs, minFifoPrecision);
+    }
+
+    public Defaults withRequestTimeoutMs(int ms) {
+      return new Defaults(
+          users, coupons, durationSeconds, p99Ms, maxRetries, shareConnections, honourRetryAfter,
+          ms, minFifoPrecision);
+    }
+
+    /** The FIFO precision that {@code bin/load-run}'s summary requires (0: none). */
+    public Defaults withMinFifoPrecision(double precision) {
+      return new Defaults(
+          users, coupons, durationSeconds, p99Ms, maxRetries, shareConnections, honourRetryAfter,
+          requestTimeoutMs, precision);
+    }
+  }
+
+  /** Reads the parameters, with the defaults of W1's client and the given sizes. */
   public ClaimLoad(
       String workload,
       int defaultUsers,
       int defaultCoupons,
       int defaultDurationSeconds,
       int defaultP99Ms) {
+    this(workload, Defaults.of(defaultUsers, defaultCoupons, defaultDurationSeconds, defaultP99Ms));
+  }
+
+  /**
+   * Reads the parameters, with the defaults of one workload.
+   *
+   * @param workload W1..W6, for the log and the tally
+   */
+  public ClaimLoad(String workload, Defaults defaults) {
     this.workload = workload;
     this.baseUrls =
         Arrays.stream(System.getProperty("baseUrls", "http://127.0.0.1:8080").split(","))
@@ -119,9 +194,9 @@ public final class ClaimLoad {
       throw new IllegalArgumentException("-DbaseUrls names no URL");
     }
     this.campaignId = System.getProperty("campaignId", "load");
-    this.users = positive("users", defaultUsers);
-    this.coupons = Integer.getInteger("coupons", defaultCoupons);
-    this.duration = Duration.ofSeconds(positive("duration", defaultDurationSeconds));
+    this.users = positive("users", defaults.users());
+    this.coupons = Integer.getInteger("coupons", defaults.coupons());
+    this.duration = Duration.ofSeconds(positive("duration", defaults.durationSeconds()));
     this.runId =
         System.getProperty(
             "runId",
@@ -134,14 +209,26 @@ public final class ClaimLoad {
         (configured == null || configured.isBlank() ? DEFAULT_SECRET : configured)
             .getBytes(StandardCharsets.UTF_8);
     this.tokenTtl = Duration.ofSeconds(positive("tokenTtlSeconds", 3600));
-    this.maxRetries = Integer.getInteger("maxRetries", 20);
+    this.maxRetries = Integer.getInteger("maxRetries", defaults.maxRetries());
     this.retryPauseCap = Duration.ofMillis(positive("retryPauseCapMs", 1000));
-    this.p99Ms = positive("p99Ms", defaultP99Ms);
+    this.p99Ms = positive("p99Ms", defaults.p99Ms());
     this.maxFailedPercent = Double.parseDouble(System.getProperty("maxFailedPercent", "0"));
-    this.shareConnections = Boolean.getBoolean("shareConnections");
+    this.shareConnections = flag("shareConnections", defaults.shareConnections());
+    this.honourRetryAfter = flag("honourRetryAfter", defaults.honourRetryAfter());
+    this.tickets = flag("tickets", true);
+    this.requestTimeout =
+        Duration.ofMillis(positive("requestTimeoutMs", defaults.requestTimeoutMs()));
+    this.minFifoPrecision =
+        Double.parseDouble(
+            System.getProperty("minFifoPrecision", Double.toString(defaults.minFifoPrecision())));
     this.tally = new Tally(Duration.ofSeconds(positive("timelineSeconds", 5)));
     this.outcomeFile =
         Path.of(System.getProperty("outcomeFile", "target/gatling/" + runId + "-outcome.json"));
+  }
+
+  private static boolean flag(String property, boolean defaultValue) {
+    String value = System.getProperty(property);
+    return value == null || value.isBlank() ? defaultValue : Boolean.parseBoolean(value.trim());
   }
 
   public int users() {
@@ -156,11 +243,17 @@ public final class ClaimLoad {
     return baseUrls;
   }
 
-  /** HTTP settings: no base URL (every request names its instance), warm-up on the first one. */
+  /**
+   * HTTP settings: no base URL (every request names its instance), warm-up on the first one; with
+   * shared connections, at most {@code maxConnections} (256) per instance, as a load balancer
+   * keeps (requests beyond them wait for a free one in Gatling).
+   */
   public HttpProtocolBuilder protocol() {
     HttpProtocolBuilder protocol =
         http.warmUp(baseUrls.get(0) + "/health").acceptHeader("application/json");
-    return shareConnections ? protocol.shareConnections() : protocol;
+    return shareConnections
+        ? protocol.shareConnections().maxConnectionsPerHost(positive("maxConnections", 256))
+        : protocol;
   }
 
   /**
@@ -197,58 +290,77 @@ public final class ClaimLoad {
 
   /**
    * One claim of the user fed by {@code feeder} (see {@link #users(int)}), retried after a 503
-   * that carries Retry-After, at most {@code maxRetries} times, each time after a pause of a random share (half to all) of the Retry-After,
-   * capped at {@code retryPauseCapMs}. Every attempt is a request named {@code claim}: {@code
-   * expected} answers are OK, a 503 with Retry-After is OK while retries remain; anything else,
-   * and a 503 after the last retry, is KO.
+   * that carries Retry-After, at most {@code maxRetries} times, each time after a pause (see {@link
+   * #retryPause}); a {@value #TICKET} header of an answer goes back, unchanged, on the next try
+   * (unless {@code -Dtickets=false}). Every attempt is a request named {@code claim}: {@code
+   * expected} answers are OK ({@link #ANY_STATUS}: every status), a 503 with Retry-After is OK
+   * while retries remain; anything else, and a 503 after the last retry, is KO.
    */
   public ChainBuilder claim(Iterator<Map<String, Object>> feeder, List<Integer> expected) {
-    List<Integer> expectedOrRetryable = new ArrayList<>(expected);
-    expectedOrRetryable.add(RETRYABLE);
-    return feed(feeder).exec(attempts(expected, expectedOrRetryable));
+    return feed(feeder).exec(attempts(expected));
   }
 
-  /** W1, W3, W4: users arriving evenly over the duration, each claiming once. */
+  /** W1, W3, W4, W6: users arriving evenly over the duration, each claiming once. */
   public PopulationBuilder oneClaimPerUser(String scenarioName, List<Integer> expected) {
     return scenario(scenarioName)
         .exec(claim(users(1), expected))
         .injectOpen(rampUsers(users).during(duration));
   }
 
-  private ChainBuilder attempts(List<Integer> expected, List<Integer> expectedOrRetryable) {
-    String path = "/v1/campaigns/" + campaignId + "/claims";
+  private ChainBuilder attempts(List<Integer> expected) {
     return exec(session -> session.set("attempt", 0).set("done", false))
         .asLongAs(session -> !session.getBoolean("done"))
         .on(
-            exec(session ->
-                    session
-                        .removeAll("status", "retryAfter", "code", "problem")
-                        .set("sentAt", System.currentTimeMillis()))
-                .exec(
-                    http(REQUEST_NAME)
-                        .post("#{baseUrl}" + path)
-                        .header("Authorization", "Bearer #{token}")
-                        .check(status().saveAs("status"))
-                        .check(
-                            status()
-                                .in(
-                                    session ->
-                                        session.getInt("attempt") < maxRetries
-                                            ? expectedOrRetryable
-                                            : expected))
-                        .checkIf((response, session) -> response.status().code() == RETRYABLE)
-                        .then(
-                            header("Retry-After").saveAs("retryAfter"),
-                            jsonPath("$.type").optional().saveAs("problem"))
-                        .checkIf(
-                            (response, session) -> {
-                              int code = response.status().code();
-                              return code == 200 || code == 201;
-                            })
-                        .then(jsonPath("$.code").saveAs("code")))
+            exec(session -> {
+                  long now = System.currentTimeMillis();
+                  if (session.getInt("attempt") == 0) {
+                    tally.clicked(session.getString("userId"), System.nanoTime());
+                    session = session.set("firstSentAt", now);
+                  }
+                  return session
+                      .removeAll("status", "retryAfter", "code", "problem", "newTicket")
+                      .set("sentAt", now);
+                })
+                .doIfOrElse(session -> tickets && session.contains("ticket"))
+                .then(exec(request(expected, true)))
+                .orElse(exec(request(expected, false)))
                 .exec(this::afterAttempt)
                 .doIf(session -> !session.getBoolean("done"))
                 .then(pause(this::retryPause)));
+  }
+
+  /** The claim request, with the ticket of the last answer or without one. */
+  private HttpRequestActionBuilder request(List<Integer> expected, boolean withTicket) {
+    List<Integer> expectedOrRetryable = new ArrayList<>(expected);
+    expectedOrRetryable.add(RETRYABLE);
+    HttpRequestActionBuilder request =
+        http(REQUEST_NAME)
+            .post("#{baseUrl}/v1/campaigns/" + campaignId + "/claims")
+            .header("Authorization", "Bearer #{token}")
+            .requestTimeout(requestTimeout);
+    if (withTicket) {
+      request = request.header(TICKET, "#{ticket}");
+    }
+    return request
+        .check(status().saveAs("status"))
+        .check(
+            expected.isEmpty()
+                ? status().gte(100)
+                : status()
+                    .in(
+                        session ->
+                            session.getInt("attempt") < maxRetries ? expectedOrRetryable : expected))
+        .check(header(TICKET).optional().saveAs("newTicket"))
+        .checkIf((response, session) -> response.status().code() == RETRYABLE)
+        .then(
+            header("Retry-After").saveAs("retryAfter"),
+            jsonPath("$.type").optional().saveAs("problem"))
+        .checkIf(
+            (response, session) -> {
+              int code = response.status().code();
+              return code == 200 || code == 201;
+            })
+        .then(jsonPath("$.code").saveAs("code"));
   }
 
   private Session afterAttempt(Session session) {
@@ -258,6 +370,15 @@ public final class ClaimLoad {
     tally.attempt(
         problem == null ? Integer.toString(status) : status + " " + problemName(problem),
         session.getLong("sentAt"));
+    if (tickets && session.contains("ticket")) {
+      tally.ticketSent();
+    }
+    if (session.contains("newTicket")) {
+      tally.ticketReceived();
+      if (tickets) {
+        session = session.set("ticket", session.getString("newTicket"));
+      }
+    }
     boolean retry = status == RETRYABLE && session.contains("retryAfter") && attempt < maxRetries;
     if (retry) {
       return session.set("attempt", attempt + 1);
@@ -267,7 +388,8 @@ public final class ClaimLoad {
         status,
         session.contains("code") ? session.getString("code") : null,
         attempt,
-        session.getLong("sentAt"));
+        session.getLong("sentAt"),
+        session.getLong("firstSentAt"));
     return session.set("done", true);
   }
 
@@ -276,12 +398,20 @@ public final class ClaimLoad {
     return type.substring(type.lastIndexOf(':') + 1);
   }
 
+  /**
+   * The pause before a retry. A client that honours Retry-After waits what it says, plus up to 100
+   * ms so that clients told the same do not come back in one wave; otherwise a random half to all
+   * of it, capped at {@code retryPauseCapMs}. An HTTP-date or garbage waits the cap.
+   */
   private Duration retryPause(Session session) {
     Duration asked;
     try {
       asked = Duration.ofSeconds(Long.parseLong(session.getString("retryAfter").trim()));
     } catch (RuntimeException notSeconds) {
-      asked = retryPauseCap; // an HTTP-date or garbage: wait the longest we allow
+      asked = retryPauseCap;
+    }
+    if (honourRetryAfter) {
+      return asked.plusMillis(ThreadLocalRandom.current().nextLong(101));
     }
     long capped = Math.min(asked.toMillis(), retryPauseCap.toMillis());
     long half = capped / 2;
@@ -296,9 +426,21 @@ public final class ClaimLoad {
     };
   }
 
+  /**
+   * No failed request, and at least {@code minAnswersPerSecond} answers per second over the run
+   * (W3: a sold-out storm must be served at that rate).
+   */
+  public Assertion[] throughputAssertions(int defaultMinAnswersPerSecond) {
+    double min = positive("minAnswersPerSecond", defaultMinAnswersPerSecond);
+    return new Assertion[] {
+      global().failedRequests().count().is(0L), global().requestsPerSec().gte(min)
+    };
+  }
+
   /** Prints the tally and writes it as JSON to {@code outcomeFile}; call from {@code after()}. */
   public void report(int clicks) {
-    String json = tally.toJson(workload, runId, campaignId, users, clicks, coupons, baseUrls);
+    String json =
+        tally.toJson(workload, runId, campaignId, users, clicks, coupons, baseUrls, minFifoPrecision);
     System.out.println("flashclaim " + workload + " outcome: " + json);
     try {
       Path parent = outcomeFile.toAbsolutePath().getParent();
@@ -381,7 +523,9 @@ public final class ClaimLoad {
    * What the simulation saw, beyond Gatling's OK/KO: every attempt's status, each claim's final
    * status, retries, per user the code it was given, to catch two different codes for one user
    * (G2, G4) or a second 201, and false sold-outs (G3): a 410 received before some claim that got
-   * a 201 was even sent, since a taken coupon is never given back.
+   * a 201 was even sent, since a taken coupon is never given back. For fairness (G7): the time from
+   * each user's first click to the final answer, tickets received and sent back, and the FIFO
+   * precision: of the first {@code coupons} users to click, the share that got a coupon.
    */
   static final class Tally {
     private final Map<String, LongAdder> attempts = new ConcurrentHashMap<>();
@@ -399,6 +543,13 @@ public final class ClaimLoad {
     private final Queue<Long> soldOutReceivedAt = new ConcurrentLinkedQueue<>();
     /** Per answer: sent at (epoch ms), response time (ms), 1 if a 503. */
     private final Queue<long[]> timeline = new ConcurrentLinkedQueue<>();
+    /** Per user, the {@link System#nanoTime} of the first click: the order in which users came. */
+    private final Map<String, Long> firstClick = new ConcurrentHashMap<>();
+    /** Per claim, ms from its first click to its final answer. */
+    private final Queue<Long> clickToAnswer = new ConcurrentLinkedQueue<>();
+    private final AtomicLong mostRetries = new AtomicLong();
+    private final LongAdder ticketsReceived = new LongAdder();
+    private final LongAdder ticketsSent = new LongAdder();
     private final Duration window;
 
     Tally(Duration window) {
@@ -416,8 +567,24 @@ public final class ClaimLoad {
       timeline.add(new long[] {sentAt, System.currentTimeMillis() - sentAt, unavailable});
     }
 
-    void outcome(String user, int status, String code, int retriesTaken, long sentAt) {
+    /** A user clicked (the first attempt of a claim) at {@code nanos}. */
+    void clicked(String user, long nanos) {
+      firstClick.merge(user, nanos, Math::min);
+    }
+
+    void ticketReceived() {
+      ticketsReceived.increment();
+    }
+
+    void ticketSent() {
+      ticketsSent.increment();
+    }
+
+    void outcome(
+        String user, int status, String code, int retriesTaken, long sentAt, long firstSentAt) {
       long now = System.currentTimeMillis();
+      clickToAnswer.add(now - firstSentAt);
+      mostRetries.accumulateAndGet(retriesTaken, Math::max);
       if (status == 201) {
         lastCreatedSentAt.accumulateAndGet(sentAt, Math::max);
       } else if (status == 410) {
@@ -453,7 +620,8 @@ public final class ClaimLoad {
         int users,
         int clicks,
         int coupons,
-        List<String> baseUrls) {
+        List<String> baseUrls,
+        double minFifoPrecision) {
       return "{\"workload\":\""
           + workload
           + "\",\"runId\":\""
@@ -476,6 +644,20 @@ public final class ClaimLoad {
           + retries.sum()
           + ",\"retriedClaims\":"
           + retriedClaims.sum()
+          + ",\"mostRetries\":"
+          + mostRetries.get()
+          + ",\"ticketsReceived\":"
+          + ticketsReceived.sum()
+          + ",\"ticketsSent\":"
+          + ticketsSent.sum()
+          + ",\"attemptMs\":"
+          + spread(timeline.stream().mapToLong(a -> a[1]).sorted().toArray())
+          + ",\"clickToAnswerMs\":"
+          + spread(clickToAnswer.stream().mapToLong(Long::longValue).sorted().toArray())
+          + ",\"fifo\":"
+          + fifoJson(coupons)
+          + ",\"minFifoPrecision\":"
+          + minFifoPrecision
           + ",\"usersWithCode\":"
           + codeOfUser.size()
           + ",\"sameUserDifferentCode\":"
@@ -527,6 +709,43 @@ public final class ClaimLoad {
                 .append(']');
           });
       return json.append(']').toString();
+    }
+
+    /** {@code {"p50":..,"p99":..,"max":..}} of sorted values, null when there are none. */
+    private static String spread(long[] sorted) {
+      if (sorted.length == 0) {
+        return "null";
+      }
+      return "{\"p50\":"
+          + percentile(sorted, 50)
+          + ",\"p99\":"
+          + percentile(sorted, 99)
+          + ",\"max\":"
+          + sorted[sorted.length - 1]
+          + "}";
+    }
+
+    /**
+     * Of the first {@code coupons} users to click (or all, if fewer clicked), how many got a
+     * coupon: {@code {"first":..,"won":..,"precision":..}}; null without coupons.
+     */
+    private String fifoJson(int coupons) {
+      if (coupons <= 0 || firstClick.isEmpty()) {
+        return "null";
+      }
+      List<String> byClick =
+          firstClick.entrySet().stream()
+              .sorted(Map.Entry.comparingByValue())
+              .map(Map.Entry::getKey)
+              .limit(coupons)
+              .toList();
+      long won = byClick.stream().filter(codeOfUser::containsKey).count();
+      return String.format(
+          Locale.ROOT,
+          "{\"first\":%d,\"won\":%d,\"precision\":%.4f}",
+          byClick.size(),
+          won,
+          (double) won / byClick.size());
     }
 
     private static long percentile(long[] sorted, int percent) {

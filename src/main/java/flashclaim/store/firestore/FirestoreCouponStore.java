@@ -2,10 +2,12 @@ package flashclaim.store.firestore;
 
 import static flashclaim.store.firestore.FirestoreCalls.await;
 
+import com.google.cloud.Timestamp;
 import com.google.cloud.firestore.CollectionReference;
 import com.google.cloud.firestore.DocumentReference;
 import com.google.cloud.firestore.DocumentSnapshot;
 import com.google.cloud.firestore.FieldPath;
+import com.google.cloud.firestore.FieldValue;
 import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.Query;
 import com.google.cloud.firestore.QueryDocumentSnapshot;
@@ -18,9 +20,10 @@ import flashclaim.campaign.CouponStore;
 import flashclaim.campaign.SeedingConfig;
 import flashclaim.campaign.Stock;
 import io.grpc.Status;
+import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Requires;
 import jakarta.annotation.PreDestroy;
-import jakarta.inject.Singleton;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -33,17 +36,28 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Seeding, stock and the audit's full read, on Firestore. Seeding writes batches of up to 500
  * creates in parallel: the emulator wrote 10,000 documents that way in about 0.2 s, where
  * BulkWriter's default throttle managed about 500 per second.
+ *
+ * <p>Each seeding call also moves the campaign's additions counter ({@link
+ * FirestoreCampaignStore#couponsAdded}): once before its first batch (a transaction that counts it
+ * as begun and extends {@code seedingUntil} to its lease, {@code max-duration} from the store's
+ * time), and once after its last batch has committed (counted as ended). Two writes to the
+ * campaign document per call, however many coupons: Firestore sustains about one write per second
+ * per document. A call that fails or dies between the two stays in progress until its lease is
+ * over; it starts no batch later than two call timeouts before that.
  */
-@Singleton
+@Context // created at startup, so that an unsafe max-duration refuses to start
 @Requires(bean = Firestore.class)
 final class FirestoreCouponStore implements CouponStore, AuditStore {
   private static final int AUDIT_PAGE = 5_000;
   private static final int MAX_CHUNK_ATTEMPTS = 5;
+  private static final Logger LOG = LoggerFactory.getLogger(FirestoreCouponStore.class);
 
   private final Firestore db;
   private final FirestoreConfig config;
@@ -54,6 +68,14 @@ final class FirestoreCouponStore implements CouponStore, AuditStore {
     this.db = db;
     this.config = config;
     this.seeding = seeding;
+    if (seeding.maxDuration().compareTo(config.callTimeout().multipliedBy(3)) < 0) {
+      throw new IllegalStateException(
+          "flashclaim.seeding.max-duration ("
+              + seeding.maxDuration()
+              + ") must be at least three times flashclaim.firestore.call-timeout ("
+              + config.callTimeout()
+              + "): no batch starts later than two call timeouts before it ends");
+    }
     AtomicInteger n = new AtomicInteger();
     this.writers =
         Executors.newFixedThreadPool(
@@ -78,12 +100,17 @@ final class FirestoreCouponStore implements CouponStore, AuditStore {
     }
     long duplicatesInRequest = codes.size() - unique.size();
     List<Map.Entry<String, CouponCode>> entries = new ArrayList<>(unique.entrySet());
+    if (entries.isEmpty()) {
+      return new AddResult(0, duplicatesInRequest);
+    }
+    long lastBatchBy = beginSeeding(campaign);
     int batch = Math.min(Math.max(1, seeding.batchSize()), 500);
     List<CompletableFuture<AddResult>> chunks = new ArrayList<>();
     for (int from = 0; from < entries.size(); from += batch) {
       List<Map.Entry<String, CouponCode>> chunk =
           entries.subList(from, Math.min(entries.size(), from + batch));
-      chunks.add(CompletableFuture.supplyAsync(() -> addChunk(campaign, chunk), writers));
+      chunks.add(
+          CompletableFuture.supplyAsync(() -> addChunk(campaign, chunk, lastBatchBy), writers));
     }
     long added = 0;
     long skipped = duplicatesInRequest;
@@ -100,7 +127,64 @@ final class FirestoreCouponStore implements CouponStore, AuditStore {
       }
       throw e;
     }
+    endSeeding(campaign);
     return new AddResult(added, skipped);
+  }
+
+  /**
+   * Counts a seeding call as begun, in progress until the read time of this transaction plus
+   * {@code max-duration} (or later, if another call's lease ends later).
+   *
+   * @return the {@link System#nanoTime} after which this call starts no batch: two call timeouts
+   *     before its lease ends, measured from before the transaction began, so before the lease
+   *     ends in the store's time too
+   */
+  private long beginSeeding(CampaignId campaign) {
+    long started = System.nanoTime();
+    Duration lease = seeding.maxDuration();
+    DocumentReference ref = FirestoreLayout.campaign(db, campaign);
+    await(
+        () ->
+            db.runTransaction(
+                tx -> {
+                  DocumentSnapshot doc = tx.get(ref).get();
+                  Timestamp now = doc.getReadTime() != null ? doc.getReadTime() : Timestamp.now();
+                  Timestamp until =
+                      Timestamp.ofTimeSecondsAndNanos(
+                          now.getSeconds() + lease.toSeconds(), now.getNanos());
+                  Timestamp earlier = doc.getTimestamp(FirestoreLayout.SEEDING_UNTIL);
+                  Map<String, Object> fields = new HashMap<>();
+                  fields.put(FirestoreLayout.SEEDINGS_BEGUN, FieldValue.increment(1));
+                  fields.put(
+                      FirestoreLayout.SEEDING_UNTIL,
+                      earlier != null && earlier.compareTo(until) > 0 ? earlier : until);
+                  tx.update(ref, fields);
+                  return null;
+                }),
+        config.callTimeout(),
+        "count a seeding as begun");
+    return started + lease.toNanos() - 2 * config.callTimeout().toNanos();
+  }
+
+  /**
+   * Counts a seeding call as ended, after its last batch committed. If this write fails, the call
+   * stays in progress until its lease is over: the fast path waits, the coupons are in.
+   */
+  private void endSeeding(CampaignId campaign) {
+    try {
+      await(
+          () ->
+              FirestoreLayout.campaign(db, campaign)
+                  .update(FirestoreLayout.SEEDINGS_ENDED, FieldValue.increment(1)),
+          config.callTimeout(),
+          "count a seeding as ended");
+    } catch (StoreException e) {
+      LOG.warn(
+          "Seeding of {} is complete but could not be counted as ended; the campaign's sold-out"
+              + " fast path stays off until its lease is over: {}",
+          campaign.value(),
+          e.getMessage());
+    }
   }
 
   /**
@@ -109,7 +193,8 @@ final class FirestoreCouponStore implements CouponStore, AuditStore {
    * batch atomically (ALREADY_EXISTS: a repeated request, or another request adding the same codes
    * at the same time), and then the chunk is read and only what is still missing is written.
    */
-  private AddResult addChunk(CampaignId campaign, List<Map.Entry<String, CouponCode>> chunk) {
+  private AddResult addChunk(
+      CampaignId campaign, List<Map.Entry<String, CouponCode>> chunk, long lastBatchBy) {
     CollectionReference coupons = FirestoreLayout.coupons(db, campaign);
     DocumentReference[] refs =
         chunk.stream().map(e -> coupons.document(e.getKey())).toArray(DocumentReference[]::new);
@@ -126,6 +211,10 @@ final class FirestoreCouponStore implements CouponStore, AuditStore {
       }
       if (toCreate == 0) {
         return new AddResult(0, chunk.size());
+      }
+      if (System.nanoTime() - lastBatchBy > 0) {
+        throw new StoreException(
+            "seeding ran out of flashclaim.seeding.max-duration; repeat it to add the rest", null);
       }
       try {
         await(writes::commit, config.callTimeout(), "add coupons");

@@ -25,6 +25,12 @@ import flashclaim.campaign.CouponCode;
  * field costs index entries on every write (Firestore indexes every field by default), so the
  * documents carry nothing that can be derived.
  *
+ * <p>A campaign document also counts the seeding calls that began ({@code seedingsBegun}, moved
+ * before a call's first coupon is written) and that ended ({@code seedingsEnded}, moved after its
+ * last), and holds {@code seedingUntil}, the latest moment until which a call that began may still
+ * write: the additions counter of the sold-out fast path, written twice per seeding call and never
+ * per coupon. All three are absent until the first seeding.
+ *
  * <p>A coupon that a shop reported redeemed also holds {@code redemptionState} ({@code redeemed}, or
  * {@code assigned} after the order was cancelled), the {@code orderId} of the last redemption event
  * applied, and {@code redeemedAt} / {@code cancelledAt}; a coupon without them was never redeemed.
@@ -46,6 +52,9 @@ final class FirestoreLayout {
   static final String STARTS_AT = "startsAt";
   static final String ENDS_AT = "endsAt";
   static final String CREATED_AT = "createdAt";
+  static final String SEEDINGS_BEGUN = "seedingsBegun";
+  static final String SEEDINGS_ENDED = "seedingsEnded";
+  static final String SEEDING_UNTIL = "seedingUntil";
 
   // coupon fields
   static final String CODE = "code";

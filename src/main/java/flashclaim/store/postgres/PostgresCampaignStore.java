@@ -3,6 +3,7 @@ package flashclaim.store.postgres;
 import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CampaignStore;
+import flashclaim.campaign.PoolAdditions;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
 import java.sql.PreparedStatement;
@@ -56,6 +57,27 @@ final class PostgresCampaignStore implements CampaignStore {
                     PostgresCalls.instant(row, "starts_at"),
                     PostgresCalls.instant(row, "ends_at"),
                     PostgresCalls.instant(row, "created_at")));
+          }
+        });
+  }
+
+  /**
+   * {@code coupons_added}, which the seeding statement moves in the transaction of its inserts
+   * ({@link PostgresCouponStore}): a count and its coupons become visible at one commit, so no
+   * addition is ever in progress as a reader sees it.
+   */
+  @Override
+  public Optional<PoolAdditions> couponsAdded(CampaignId id) {
+    return db.call(
+        "read a campaign's additions",
+        connection -> {
+          try (PreparedStatement select =
+                  PostgresCalls.prepare(
+                      connection, "SELECT coupons_added FROM campaigns WHERE id = ?", id.value());
+              ResultSet row = select.executeQuery()) {
+            return row.next()
+                ? Optional.of(new PoolAdditions(row.getLong(1), false))
+                : Optional.empty();
           }
         });
   }

@@ -19,7 +19,9 @@ import java.util.function.Consumer;
 /**
  * Seeding, stock and the audit's full read, on PostgreSQL. Seeding inserts the codes as arrays,
  * {@code batchSize} per statement, skipping codes that exist ({@code ON CONFLICT DO NOTHING}); each
- * batch commits on its own, so a repeated request adds what an interrupted one did not.
+ * batch commits on its own, so a repeated request adds what an interrupted one did not. The same
+ * statement adds the number of inserted codes to the campaign's {@code coupons_added}, so the
+ * count and the coupons become visible at one commit (the sold-out fast path relies on it).
  */
 @Singleton
 @Requires(bean = PostgresCalls.class)
@@ -53,17 +55,31 @@ final class PostgresCouponStore implements CouponStore, AuditStore {
     return new AddResult(added, codes.size() - added);
   }
 
-  private static int insert(Connection connection, CampaignId campaign, String[] codes)
+  /**
+   * Inserts the codes that are new and counts them into {@code coupons_added}, in one statement;
+   * a batch that adds nothing leaves the campaign row untouched.
+   */
+  private static long insert(Connection connection, CampaignId campaign, String[] codes)
       throws SQLException {
     Array array = connection.createArrayOf("text", codes);
     try (PreparedStatement insert =
-        PostgresCalls.prepare(
-            connection,
-            "INSERT INTO coupons (campaign_id, code) SELECT ?, code FROM unnest(?::text[]) AS code"
-                + " ON CONFLICT (campaign_id, code) DO NOTHING",
-            campaign.value(),
-            array)) {
-      return insert.executeUpdate();
+            PostgresCalls.prepare(
+                connection,
+                "WITH added AS ("
+                    + "  INSERT INTO coupons (campaign_id, code)"
+                    + "  SELECT ?, code FROM unnest(?::text[]) AS code"
+                    + "  ON CONFLICT (campaign_id, code) DO NOTHING RETURNING 1),"
+                    + " n AS (SELECT count(*) AS n FROM added),"
+                    + " counted AS ("
+                    + "  UPDATE campaigns SET coupons_added = coupons_added + n.n FROM n"
+                    + "  WHERE id = ? AND n.n > 0 RETURNING 1)"
+                    + " SELECT n FROM n",
+                campaign.value(),
+                array,
+                campaign.value());
+        ResultSet row = insert.executeQuery()) {
+      row.next();
+      return row.getLong(1);
     } finally {
       array.free();
     }

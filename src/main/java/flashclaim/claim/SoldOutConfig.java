@@ -1,0 +1,18 @@
+package flashclaim.claim;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.core.bind.annotation.Bindable;
+
+/**
+ * Tunables of the sold-out fast path ({@code flashclaim.sold-out.*}), see {@link SoldOutProofs}.
+ *
+ * @param fastPath once this instance has proven a pool empty, answer later claims sold out after a
+ *     shared read of the campaign's additions counter instead of a query of the pool; false makes
+ *     every claim query the pool (for comparisons)
+ * @param maxCampaigns campaigns whose proof one instance keeps; beyond it the proofs are dropped and
+ *     proven again (one pool query per campaign)
+ */
+@ConfigurationProperties("flashclaim.sold-out")
+public record SoldOutConfig(
+    @Bindable(defaultValue = "true") boolean fastPath,
+    @Bindable(defaultValue = "10000") int maxCampaigns) {}

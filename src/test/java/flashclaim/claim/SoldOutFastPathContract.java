@@ -1,0 +1,253 @@
+package flashclaim.claim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flashclaim.testing.Api;
+import flashclaim.testing.ClaimStoreCalls;
+import flashclaim.testing.Claimer;
+import flashclaim.testing.MultiInstanceTest;
+import flashclaim.testing.StoreBackend;
+import flashclaim.testing.Tokens;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The sold-out fast path ({@link SoldOutProofs}) through {@value MultiInstanceTest#INSTANCES}
+ * instances sharing one store: a pool proven empty answers 410 without a pool query, a seeding
+ * through any instance makes every instance query again, and claims racing with seeding into an
+ * emptied pool never get a false sold-out (G3). Written once; each store runs it in a subclass.
+ */
+public abstract class SoldOutFastPathContract extends MultiInstanceTest {
+
+  @Override
+  protected Map<String, Object> instanceProperties() {
+    return Map.of(ClaimStoreCalls.PROPERTY, "true");
+  }
+
+  /**
+   * Pool queries instance {@code i} has made so far for the campaign. By default the calls of the
+   * claim store's {@code tryClaim}, the one step of a claim that queries the pool; a store may
+   * count them on the wire instead.
+   */
+  protected long poolQueries(int i, String campaign) {
+    return instances.get(i).context().getBean(ClaimStoreCalls.class).tryClaims();
+  }
+
+  /** G3 with the fast path: 410 without a query once proven, and a query again after a seeding. */
+  @Test
+  void aProvenSoldOutAnswersWithoutAPoolQueryUntilCouponsAreAdded() throws Exception {
+    String campaign = newCampaign(1, 3);
+    for (int i = 0; i < 3; i++) {
+      assertThat(claim(i, campaign, "early-" + i).status()).isEqualTo(201);
+    }
+    // On each instance the first 410 comes from a pool query; the second reads the counter first,
+    // queries, and so makes the proof.
+    for (int i = 0; i < INSTANCES; i++) {
+      for (int j = 0; j < 2; j++) {
+        assertThat(claim(i, campaign, "prover-" + i + "-" + j).status()).isEqualTo(410);
+      }
+    }
+    long[] queries = perInstance(i -> poolQueries(i, campaign));
+    long[] proven = perInstance(i -> proofs(i).provenSoldOuts());
+    long[] reads = perInstance(i -> proofs(i).reads());
+
+    int late = 30 * INSTANCES;
+    List<Claimer.Result> results =
+        runAll(late, i -> () -> Claimer.claimUntilFinal(instance(i), campaign, "late-" + i));
+
+    assertThat(results).extracting(Claimer.Result::status).containsOnly(410);
+    for (int i = 0; i < INSTANCES; i++) {
+      assertThat(poolQueries(i, campaign)).as("pool queries of instance %d", i).isEqualTo(queries[i]);
+      assertThat(proofs(i).provenSoldOuts() - proven[i]).as("instance %d", i).isEqualTo(late / INSTANCES);
+      assertThat(proofs(i).reads() - reads[i]).as("counter reads of instance %d", i)
+          .isBetween(1L, (long) late / INSTANCES);
+      assertThat(scraped(i, "flashclaim_soldout_proven_total"))
+          .as("the meter of instance %d", i)
+          .isEqualTo(proofs(i).provenSoldOuts());
+    }
+
+    // Coupons added through one instance: every instance queries the pool again, at once.
+    seed(0, campaign, "more", INSTANCES);
+    for (int i = 0; i < INSTANCES; i++) {
+      long before = poolQueries(i, campaign);
+      assertThat(claim(i, campaign, "after-seeding-" + i).status()).isEqualTo(201);
+      assertThat(poolQueries(i, campaign)).as("pool queries of instance %d", i).isGreaterThan(before);
+    }
+    for (int i = 0; i < INSTANCES; i++) {
+      assertThat(claim(i, campaign, "emptied-again-" + i).status()).isEqualTo(410);
+    }
+    assertStoreConsistent(campaign, 3 + INSTANCES);
+    assertAuditOk(campaign, 3 + INSTANCES);
+  }
+
+  /**
+   * G3 while claims race with seeding into an emptied pool: claimers keep claiming through every
+   * instance while coupons are added in rounds, each round only once every instance answers from
+   * a proof again. A 410 is false if, for the whole time from its claim's start to its answer, an
+   * unassigned coupon existed: more coupons had been added (seeding calls returned) before the
+   * claim started than had been assigned by the time it was answered.
+   */
+  @Test
+  void claimsRacingWithSeedingIntoAnEmptiedPoolGetNoFalseSoldOut() throws Exception {
+    int initial = 10;
+    int rounds = 4;
+    int perRound = 15;
+    String campaign = newCampaign(1, initial);
+    List<Claimer.Result> drained =
+        runAll(initial + 5, i -> () -> Claimer.claimUntilFinal(instance(i), campaign, "drain-" + i));
+    assertThat(drained.stream().filter(r -> r.status() == 201)).hasSize(initial);
+
+    AtomicBoolean stop = new AtomicBoolean();
+    AtomicInteger nextUser = new AtomicInteger();
+    Queue<Timed> answers = new ConcurrentLinkedQueue<>();
+    List<Future<?>> claimers = new ArrayList<>();
+    for (int t = 0; t < 12; t++) {
+      claimers.add(
+          clients.submit(
+              () -> {
+                while (!stop.get()) {
+                  int n = nextUser.getAndIncrement();
+                  Instant sent = Instant.now();
+                  Claimer.Result result =
+                      Claimer.claimUntilFinal(instance(n), campaign, "racer-" + n);
+                  answers.add(new Timed(sent, result));
+                  Thread.sleep(5);
+                }
+                return null;
+              }));
+    }
+    List<Instant> seeded = new ArrayList<>();
+    for (int round = 0; round < rounds; round++) {
+      awaitProofOnEveryInstance();
+      seed(round % INSTANCES, campaign, "round-" + round, perRound);
+      seeded.add(Instant.now());
+    }
+    awaitUntil(
+        () -> answers.stream().filter(a -> a.result().status() == 201).count() == rounds * perRound,
+        "every added coupon claimed");
+    awaitProofOnEveryInstance();
+    stop.set(true);
+    for (Future<?> claimer : claimers) {
+      claimer.get(120, TimeUnit.SECONDS);
+    }
+
+    Map<Integer, Long> byStatus =
+        answers.stream().collect(Collectors.groupingBy(a -> a.result().status(), Collectors.counting()));
+    assertThat(byStatus).containsOnlyKeys(201, 410);
+    assertThat(byStatus.get(201)).isEqualTo((long) rounds * perRound);
+    int total = initial + rounds * perRound;
+    assertStoreConsistent(campaign, total);
+    assertAuditOk(campaign, total);
+
+    List<Instant> assignedAt =
+        backend().coupons(campaign).stream()
+            .map(StoreBackend.StoredCoupon::assignedAt)
+            .sorted()
+            .toList();
+    List<Timed> falseSoldOuts =
+        answers.stream()
+            .filter(a -> a.result().status() == 410)
+            .filter(
+                a ->
+                    initial + perRound * seeded.stream().filter(s -> s.isBefore(a.sent())).count()
+                        > assignedAt.stream().filter(t -> !t.isAfter(a.result().answeredAt())).count())
+            .toList();
+    assertThat(falseSoldOuts).as("410s while a coupon was left for the whole claim").isEmpty();
+    assertThat(byStatus.get(410)).as("claims answered sold out").isPositive();
+  }
+
+  /** The time a claim was sent, and its final answer. */
+  private record Timed(Instant sent, Claimer.Result result) {}
+
+  /**
+   * Until every instance has answered a claim from a proof: counts the proven 410s of each and
+   * waits for each count to move (the claimers run meanwhile).
+   */
+  private void awaitProofOnEveryInstance() throws InterruptedException {
+    long[] before = perInstance(i -> proofs(i).provenSoldOuts());
+    awaitUntil(
+        () -> IntStream.range(0, INSTANCES).allMatch(i -> proofs(i).provenSoldOuts() > before[i]),
+        "a proven sold-out on every instance");
+  }
+
+  private static void awaitUntil(java.util.function.BooleanSupplier condition, String what)
+      throws InterruptedException {
+    Instant deadline = Instant.now().plus(Duration.ofSeconds(120));
+    while (!condition.getAsBoolean()) {
+      assertThat(Instant.now()).as("waiting for " + what).isBefore(deadline);
+      Thread.sleep(20);
+    }
+  }
+
+  protected SoldOutProofs proofs(int i) {
+    return instances.get(i).context().getBean(SoldOutProofs.class);
+  }
+
+  protected Claimer.Result claim(int i, String campaign, String user) {
+    return Claimer.claimUntilFinal(instance(i), campaign, user);
+  }
+
+  /** The codes {@code <campaign>-<from>} to {@code <campaign>-<to - 1>}. */
+  protected static List<String> codes(String campaign, int from, int to) {
+    return IntStream.range(from, to).mapToObj(n -> campaign + "-" + n).toList();
+  }
+
+  /** Adds {@code count} codes named {@code <campaign>-<prefix>-<n>} through instance {@code i}. */
+  protected void seed(int i, String campaign, String prefix, int count)
+      throws InterruptedException {
+    List<String> codes =
+        IntStream.range(0, count).mapToObj(n -> campaign + "-" + prefix + "-" + n).toList();
+    assertThat(addCodes(i, campaign, codes)).isEqualTo(count);
+  }
+
+  /**
+   * Adds the codes through instance {@code i}; how many were new. Like the claimer, it retries
+   * what the service says to retry: the modification guard's 409 (another seeding of the campaign
+   * is in progress) and a 503.
+   */
+  protected int addCodes(int i, String campaign, List<String> codes) throws InterruptedException {
+    String body =
+        codes.stream().map(c -> '"' + c + '"').collect(Collectors.joining(",", "{\"codes\":[", "]}"));
+    for (int attempt = 0; attempt < Claimer.MAX_TRIES; attempt++) {
+      Api.Response added =
+          Api.post(instance(i), "/v1/admin/campaigns/" + campaign + "/coupons", Tokens.admin(), body);
+      if (added.status() != 503 && !Claimer.isConcurrentModification(added)) {
+        assertThat(added.status()).as(added.toString()).isEqualTo(200);
+        return ((Number) added.json().get("added")).intValue();
+      }
+      Thread.sleep(20);
+    }
+    throw new AssertionError("adding codes was refused " + Claimer.MAX_TRIES + " times in a row");
+  }
+
+  /** A counter as instance {@code i} shows it at {@code /prometheus}. */
+  private long scraped(int i, String series) {
+    Api.Response response = Api.get(instance(i), "/prometheus", null);
+    assertThat(response.status()).isEqualTo(200);
+    java.util.regex.Matcher m =
+        java.util.regex.Pattern.compile("(?m)^" + series + "(\\{[^}]*})? ([0-9.eE+-]+)$")
+            .matcher(response.body());
+    assertThat(m.find()).as(series + " at /prometheus").isTrue();
+    return (long) Double.parseDouble(m.group(2));
+  }
+
+  private long[] perInstance(java.util.function.IntToLongFunction value) {
+    long[] values = new long[INSTANCES];
+    for (int i = 0; i < INSTANCES; i++) {
+      values[i] = value.applyAsLong(i);
+    }
+    return values;
+  }
+}

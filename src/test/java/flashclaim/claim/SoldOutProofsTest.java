@@ -1,0 +1,254 @@
+package flashclaim.claim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import flashclaim.StoreException;
+import flashclaim.campaign.Campaign;
+import flashclaim.campaign.CampaignId;
+import flashclaim.campaign.CampaignStore;
+import flashclaim.campaign.PoolAdditions;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rules of {@link SoldOutProofs} on their own, against a counter whose reads the test holds
+ * and releases: what makes a proof, what breaks it, and which read may serve which claim. The
+ * stores' counters and the claims through several instances are tested in {@link
+ * SoldOutFastPathContract}.
+ */
+class SoldOutProofsTest {
+  private static final CampaignId CAMPAIGN = new CampaignId("sold-out");
+  private final Counter counter = new Counter();
+  private final SoldOutProofs proofs =
+      new SoldOutProofs(counter, new SoldOutConfig(true, 100), Clock.systemUTC());
+  private final ExecutorService threads = Executors.newCachedThreadPool();
+
+  @AfterEach
+  void stop() {
+    counter.releaseAll();
+    threads.shutdownNow();
+  }
+
+  @Test
+  void aPoolQueryAfterAQuietReadIsAProofUntilTheCountMoves() {
+    assertThat(proofs.check(CAMPAIGN, later())).isEqualTo(new SoldOutProofs.Check.Unproven(null));
+    assertThat(proofs.reads()).as("no read before the pool was seen empty").isZero();
+    proofs.noneLeft(CAMPAIGN, new SoldOutProofs.Check.Unproven(null));
+
+    SoldOutProofs.Check first = proofs.check(CAMPAIGN, later());
+    assertThat(first).isEqualTo(new SoldOutProofs.Check.Unproven(new PoolAdditions(1, false)));
+    proofs.noneLeft(CAMPAIGN, first);
+    assertThat(proofs.check(CAMPAIGN, later())).isInstanceOf(SoldOutProofs.Check.Proven.class);
+    assertThat(proofs.check(CAMPAIGN, later())).isInstanceOf(SoldOutProofs.Check.Proven.class);
+    assertThat(proofs.provenSoldOuts()).isEqualTo(2);
+
+    counter.set(new PoolAdditions(2, false));
+    assertThat(proofs.check(CAMPAIGN, later()))
+        .isEqualTo(new SoldOutProofs.Check.Unproven(new PoolAdditions(2, false)));
+    assertThat(proofs.reads()).isEqualTo(4);
+  }
+
+  @Test
+  void anAdditionInProgressMakesNoProofAndBreaksOne() {
+    proofs.noneLeft(CAMPAIGN, new SoldOutProofs.Check.Unproven(null));
+    counter.set(new PoolAdditions(1, true));
+    SoldOutProofs.Check during = proofs.check(CAMPAIGN, later());
+    proofs.noneLeft(CAMPAIGN, during);
+    assertThat(proofs.check(CAMPAIGN, later())).isInstanceOf(SoldOutProofs.Check.Unproven.class);
+
+    counter.set(new PoolAdditions(1, false));
+    SoldOutProofs.Check quiet = proofs.check(CAMPAIGN, later());
+    assertThat(quiet).isInstanceOf(SoldOutProofs.Check.Unproven.class);
+    proofs.noneLeft(CAMPAIGN, quiet);
+    assertThat(proofs.check(CAMPAIGN, later())).isInstanceOf(SoldOutProofs.Check.Proven.class);
+
+    counter.set(new PoolAdditions(1, true)); // an addition began after the proof, same count
+    assertThat(proofs.check(CAMPAIGN, later())).isInstanceOf(SoldOutProofs.Check.Unproven.class);
+  }
+
+  @Test
+  void aCouponWonDropsTheProof() {
+    prove();
+    proofs.found(CAMPAIGN);
+    assertThat(proofs.check(CAMPAIGN, later())).isEqualTo(new SoldOutProofs.Check.Unproven(null));
+  }
+
+  /**
+   * Claims that arrive while a read is in flight do not take its answer (it started before them);
+   * they share the next read, one read for all of them. Here the count moves while the first read
+   * is in flight: the claims that arrived meanwhile must see the new count, never the proof.
+   */
+  @Test
+  void claimsShareOnlyAReadThatStartedAfterTheyArrived() throws Exception {
+    prove();
+    long readsBefore = proofs.reads();
+    counter.holdNextRead();
+    Future<SoldOutProofs.Check> first = threads.submit(() -> proofs.check(CAMPAIGN, later()));
+    counter.awaitHeldRead();
+
+    int late = 5;
+    List<Future<SoldOutProofs.Check>> lateClaims = new ArrayList<>();
+    for (int i = 0; i < late; i++) {
+      lateClaims.add(threads.submit(() -> proofs.check(CAMPAIGN, later())));
+    }
+    awaitWaiting(late);
+    counter.set(new PoolAdditions(2, false)); // coupons added after the first read started
+    counter.slowDownReads(Duration.ofSeconds(2)); // the next read is still in flight when all join
+    counter.releaseHeldRead();
+
+    assertThat(first.get(30, TimeUnit.SECONDS)).isInstanceOf(SoldOutProofs.Check.Proven.class);
+    for (Future<SoldOutProofs.Check> claim : lateClaims) {
+      assertThat(claim.get(30, TimeUnit.SECONDS))
+          .isEqualTo(new SoldOutProofs.Check.Unproven(new PoolAdditions(2, false)));
+    }
+    assertThat(proofs.reads() - readsBefore).as("the first read, and one shared by the late claims").isEqualTo(2);
+  }
+
+  @Test
+  void aClaimWaitsForTheCounterNoLongerThanItsDeadline() throws Exception {
+    prove();
+    counter.holdNextRead();
+    Future<SoldOutProofs.Check> first = threads.submit(() -> proofs.check(CAMPAIGN, later()));
+    counter.awaitHeldRead();
+
+    SoldOutProofs.Check waited =
+        proofs.check(CAMPAIGN, Instant.now().plus(Duration.ofMillis(200)));
+
+    assertThat(waited).isInstanceOf(SoldOutProofs.Check.TimedOut.class);
+    counter.releaseHeldRead();
+    assertThat(first.get(30, TimeUnit.SECONDS)).isInstanceOf(SoldOutProofs.Check.Proven.class);
+  }
+
+  @Test
+  void aFailedReadFailsTheClaimAndTheNextReadStartsAfresh() {
+    prove();
+    counter.failNextRead();
+    assertThatThrownBy(() -> proofs.check(CAMPAIGN, later())).isInstanceOf(StoreException.class);
+    assertThat(proofs.check(CAMPAIGN, later())).isInstanceOf(SoldOutProofs.Check.Proven.class);
+  }
+
+  @Test
+  void withoutTheFastPathNothingIsReadOrProven() {
+    SoldOutProofs off = new SoldOutProofs(counter, new SoldOutConfig(false, 100), Clock.systemUTC());
+    off.noneLeft(CAMPAIGN, new SoldOutProofs.Check.Unproven(new PoolAdditions(1, false)));
+    assertThat(off.check(CAMPAIGN, later())).isEqualTo(new SoldOutProofs.Check.Unproven(null));
+    assertThat(off.reads()).isZero();
+  }
+
+  /** Makes a proof with the counter at (1, quiet). */
+  private void prove() {
+    proofs.noneLeft(CAMPAIGN, new SoldOutProofs.Check.Unproven(null));
+    proofs.noneLeft(CAMPAIGN, proofs.check(CAMPAIGN, later()));
+    assertThat(proofs.check(CAMPAIGN, later())).isInstanceOf(SoldOutProofs.Check.Proven.class);
+  }
+
+  private static Instant later() {
+    return Instant.now().plus(Duration.ofSeconds(30));
+  }
+
+  /** Until {@code n} threads of the pool wait in {@link SoldOutProofs} (for the held read). */
+  private void awaitWaiting(int n) throws InterruptedException {
+    Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
+    while (waitingInProofs() < n) {
+      assertThat(Instant.now()).as("claims waiting for the read").isBefore(deadline);
+      Thread.sleep(10);
+    }
+  }
+
+  private static long waitingInProofs() {
+    return Thread.getAllStackTraces().entrySet().stream()
+        .filter(e -> e.getKey().getState() == Thread.State.TIMED_WAITING)
+        .filter(
+            e ->
+                java.util.Arrays.stream(e.getValue())
+                    .anyMatch(f -> f.getMethodName().equals("awaitDone")))
+        .count();
+  }
+
+  /** A campaign counter whose reads the test can hold, slow down or fail. */
+  private static final class Counter implements CampaignStore {
+    private final AtomicReference<PoolAdditions> value =
+        new AtomicReference<>(new PoolAdditions(1, false));
+    private final AtomicReference<CountDownLatch> hold = new AtomicReference<>();
+    private volatile CountDownLatch holding;
+    private final CountDownLatch held = new CountDownLatch(1);
+    private final AtomicInteger failures = new AtomicInteger();
+    private volatile Duration slow = Duration.ZERO;
+
+    void set(PoolAdditions additions) {
+      value.set(additions);
+    }
+
+    void holdNextRead() {
+      hold.set(new CountDownLatch(1));
+    }
+
+    void awaitHeldRead() throws InterruptedException {
+      assertThat(held.await(30, TimeUnit.SECONDS)).isTrue();
+    }
+
+    void releaseHeldRead() {
+      releaseAll();
+    }
+
+    void releaseAll() {
+      CountDownLatch latch = holding;
+      if (latch != null) {
+        latch.countDown();
+      }
+    }
+
+    void slowDownReads(Duration by) {
+      slow = by;
+    }
+
+    void failNextRead() {
+      failures.incrementAndGet();
+    }
+
+    @Override
+    public Optional<PoolAdditions> couponsAdded(CampaignId id) {
+      PoolAdditions seen = value.get(); // as of the read's start
+      if (failures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        throw new StoreException("the counter could not be read", null);
+      }
+      CountDownLatch latch = hold.getAndSet(null);
+      try {
+        if (latch != null) {
+          holding = latch;
+          held.countDown();
+          latch.await(60, TimeUnit.SECONDS);
+        } else if (!slow.isZero()) {
+          Thread.sleep(slow.toMillis());
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return Optional.of(seen);
+    }
+
+    @Override
+    public boolean create(Campaign campaign) {
+      throw new UnsupportedOperationException("only the counter is read here");
+    }
+
+    @Override
+    public Optional<Campaign> find(CampaignId id) {
+      throw new UnsupportedOperationException("only the counter is read here");
+    }
+  }
+}

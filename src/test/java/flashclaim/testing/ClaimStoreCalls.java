@@ -1,0 +1,48 @@
+package flashclaim.testing;
+
+import flashclaim.campaign.Campaign;
+import flashclaim.claim.Claim;
+import flashclaim.claim.ClaimStore;
+import flashclaim.claim.UserId;
+import io.micronaut.context.annotation.Requires;
+import io.micronaut.context.event.BeanCreatedEvent;
+import io.micronaut.context.event.BeanCreatedEventListener;
+import jakarta.inject.Singleton;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * Counts the calls an instance makes to its claim store's {@link ClaimStore#tryClaim}, the only
+ * step of a claim that queries the pool, whatever the store. It wraps the instance's real store
+ * and changes nothing else; it exists only in application contexts that set {@value #PROPERTY}.
+ */
+@Singleton
+@Requires(property = ClaimStoreCalls.PROPERTY, value = "true")
+public final class ClaimStoreCalls implements BeanCreatedEventListener<ClaimStore> {
+  public static final String PROPERTY = "test.count-claim-store-calls";
+
+  private final LongAdder tryClaims = new LongAdder();
+
+  /** Calls of {@link ClaimStore#tryClaim} so far. */
+  public long tryClaims() {
+    return tryClaims.sum();
+  }
+
+  @Override
+  public ClaimStore onCreated(BeanCreatedEvent<ClaimStore> event) {
+    ClaimStore store = event.getBean();
+    return new ClaimStore() {
+      @Override
+      public List<Claim> holdings(Campaign campaign, UserId user) {
+        return store.holdings(campaign, user);
+      }
+
+      @Override
+      public Attempt tryClaim(Campaign campaign, UserId user, int slot, Instant deadline) {
+        tryClaims.increment();
+        return store.tryClaim(campaign, user, slot, deadline);
+      }
+    };
+  }
+}
