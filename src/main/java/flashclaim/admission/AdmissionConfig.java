@@ -20,8 +20,8 @@ import java.util.List;
  * @param maxQueued the most claims that wait for a slot on one instance, a hard bound; when it is
  *     reached the latest arrival is refused (503 {@code overloaded})
  * @param workReserve the part of a claim's deadline ({@code flashclaim.claim.deadline}, counted
- *     from its arrival) kept for its store work: a claim waits for a slot at most until its deadline
- *     less this reserve
+ *     from its arrival) kept for its store work: a claim waits for a slot at most until its
+ *     deadline less this reserve
  * @param maxRetryAfter the longest Retry-After a refused claim is told
  * @param retryJitter how widely Retry-After is spread: a refused claim waits its expected turn plus
  *     a random part of up to this fraction of it, and of at least one second (Retry-After counts

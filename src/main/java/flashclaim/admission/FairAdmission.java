@@ -38,8 +38,8 @@ import org.slf4j.LoggerFactory;
  *   <li>the instance drains for shutdown ({@link Reason#SHUTTING_DOWN}).
  * </ul>
  *
- * A claim still waiting at the end of its wait is refused then ({@link Reason#DEADLINE}). Retry-After
- * carries jitter, so that refused clients do not come back in lockstep.
+ * A claim still waiting at the end of its wait is refused then ({@link Reason#DEADLINE}).
+ * Retry-After carries jitter, so that refused clients do not come back in lockstep.
  *
  * <p>The limit is a Netflix concurrency-limits {@link AbstractLimiter} (fixed, or adapting to the
  * latency the claims meet); this class adds the fair wait in front of it. Threads: none wait here;
@@ -166,7 +166,9 @@ public final class FairAdmission {
       if (queue.contains(waiter)) {
         int ahead = queue.headSet(waiter, false).size();
         Duration wait = Duration.between(clock.instant(), waitUntil);
-        if (wait.isNegative() || wait.isZero() || expectedWaitSeconds(ahead) > wait.toNanos() / 1e9) {
+        if (wait.isNegative()
+            || wait.isZero()
+            || expectedWaitSeconds(ahead) > wait.toNanos() / 1e9) {
           queue.remove(waiter);
           effects.add(waiter.refuse(refusal(Reason.DEADLINE, ahead)));
         } else {
@@ -237,7 +239,9 @@ public final class FairAdmission {
       if (result != Result.IGNORED) {
         double held = Duration.between(permit.admittedAt, clock.instant()).toNanos() / 1e9;
         meanHoldSeconds =
-            Double.isNaN(meanHoldSeconds) ? held : meanHoldSeconds + smoothing * (held - meanHoldSeconds);
+            Double.isNaN(meanHoldSeconds)
+                ? held
+                : meanHoldSeconds + smoothing * (held - meanHoldSeconds);
       }
       admitWhileFree(effects);
     }

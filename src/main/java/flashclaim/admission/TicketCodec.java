@@ -20,8 +20,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The text of a {@link Ticket}, opaque to clients: {@code 1.<payload>.<mac>}, where the payload is
- * the first arrival and the expiry (epoch milliseconds, 8 bytes each) and the MAC is the HMAC-SHA256
- * of the payload together with the campaign and the SHA-256 of the user, all in base64url. A ticket
+ * the first arrival and the expiry (epoch milliseconds, 8 bytes each) and the MAC is the
+ * HMAC-SHA256 of the payload together with the campaign and the SHA-256 of the user, both parts in
+ * base64url. A ticket
  * is therefore good only for the user and campaign it was issued to, and only until it expires;
  * the user's id itself is not in it.
  *
@@ -48,10 +49,12 @@ public final class TicketCodec {
   public TicketCodec(AdmissionConfig config, Clock clock) {
     byte[] secret = config.ticketSecret().getBytes(StandardCharsets.UTF_8);
     if (secret.length < 32) {
-      throw new IllegalStateException("flashclaim.admission.ticket-secret must be at least 32 bytes");
+      throw new IllegalStateException(
+          "flashclaim.admission.ticket-secret must be at least 32 bytes");
     }
     if (AdmissionConfig.DEVELOPMENT_SECRET.equals(config.ticketSecret())) {
-      LOG.warn("Admission tickets use the development secret: set FLASHCLAIM_ADMISSION_TICKET_SECRET.");
+      LOG.warn(
+          "Admission tickets use the development secret: set FLASHCLAIM_ADMISSION_TICKET_SECRET.");
     }
     this.key = new SecretKeySpec(secret, ALGORITHM);
     this.ttl = config.ticketTtl();
@@ -70,7 +73,11 @@ public final class TicketCodec {
             .putLong(ticket.firstArrival().toEpochMilli())
             .putLong(ticket.expiresAt().toEpochMilli())
             .array();
-    return VERSION + "." + ENCODER.encodeToString(payload) + "." + ENCODER.encodeToString(mac(campaign, user, payload));
+    return VERSION
+        + "."
+        + ENCODER.encodeToString(payload)
+        + "."
+        + ENCODER.encodeToString(mac(campaign, user, payload));
   }
 
   /**
