@@ -101,6 +101,41 @@ class TicketAcrossInstancesTest {
     }
   }
 
+  /**
+   * G8: whatever a client sends as its ticket (empty, garbage, huge, twice, another user's) is at
+   * worst ignored: the claim is served (201, then 200 when repeated), never answered 5xx.
+   */
+  @Test
+  void anyTicketHeaderIsHarmless() {
+    store.reset();
+    try (ServiceInstance one = ServiceInstance.start(Map.of())) {
+      Api.createCampaign(one.url(), "odd", 1, 20);
+      TicketCodec codec = one.context().getBean(TicketCodec.class);
+      String othersTicket = codec.encode("odd", "someone-else", codec.first(java.time.Instant.now()));
+      List<List<String>> sent =
+          List.of(
+              List.of(""),
+              List.of("garbage"),
+              List.of("1.."),
+              List.of("1." + "A".repeat(22) + "." + "A".repeat(43)),
+              List.of("x".repeat(4_000)),
+              List.of(othersTicket),
+              List.of(othersTicket, othersTicket),
+              List.of("1.%00.%ff", "\t"));
+      for (int i = 0; i < sent.size(); i++) {
+        for (int expected : new int[] {201, 200}) {
+          java.net.http.HttpRequest.Builder request =
+              Api.request(one.url(), "/v1/campaigns/odd/claims", Tokens.user("odd-" + i))
+                  .POST(java.net.http.HttpRequest.BodyPublishers.noBody());
+          sent.get(i).forEach(value -> request.header(TICKET, value));
+          Api.Response answer = Api.send(request.build());
+          assertThat(answer.status()).as(sent.get(i) + ": " + answer.body()).isEqualTo(expected);
+        }
+      }
+      assertThat(store.claims("odd")).hasSize(sent.size());
+    }
+  }
+
   /** An instance with one claim slot, room for {@code maxQueued} waiting claims, slow deadlines. */
   private static ServiceInstance start(int maxQueued) {
     return ServiceInstance.start(
