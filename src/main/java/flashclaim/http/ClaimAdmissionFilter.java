@@ -91,13 +91,17 @@ final class ClaimAdmissionFilter implements Ordered, ConditionalFilter {
     Optional<Place> place = place(request, arrived);
     Instant firstArrival = place.map(p -> p.ticket().arrivalNoLaterThan(arrived)).orElse(arrived);
     Instant waitUntil = arrived.plus(claims.deadline()).minus(config.workReserve());
-    // Cancelled (the client went away) while it waits, the claim leaves the line.
+    // Cancelled (the client went away) while it waits, the claim leaves the line; a slot that
+    // arrives just as it is cancelled is discarded, and given back.
     return Mono.fromCompletionStage(admission.enter(firstArrival, waitUntil))
         .flatMap(
             entry ->
                 entry instanceof FairAdmission.Entry.Admitted admitted
                     ? proceed(downstream, admitted.permit(), place)
-                    : Mono.just(refusal(request, (FairAdmission.Entry.Refused) entry, place)));
+                    : Mono.just(refusal(request, (FairAdmission.Entry.Refused) entry, place)))
+        .doOnDiscard(
+            FairAdmission.Entry.Admitted.class,
+            admitted -> admitted.permit().release(FairAdmission.Result.IGNORED));
   }
 
   /** Runs the rest of the request in the slot, and gives the slot back however it ends. */

@@ -103,12 +103,13 @@ class TicketAcrossInstancesTest {
 
   /**
    * G8: whatever a client sends as its ticket (empty, garbage, huge, twice, another user's) is at
-   * worst ignored: the claim is served (201, then 200 when repeated), never answered 5xx.
+   * worst ignored: the claim is served (201, then 200 when repeated), never answered 5xx other
+   * than a 503 to retry (a slow store on a loaded machine), which carries Retry-After and a ticket.
    */
   @Test
-  void anyTicketHeaderIsHarmless() {
+  void anyTicketHeaderIsHarmless() throws InterruptedException {
     store.reset();
-    try (ServiceInstance one = ServiceInstance.start(Map.of())) {
+    try (ServiceInstance one = ServiceInstance.start(Map.of("flashclaim.claim.deadline", "20s"))) {
       Api.createCampaign(one.url(), "odd", 1, 20);
       TicketCodec codec = one.context().getBean(TicketCodec.class);
       String othersTicket = codec.encode("odd", "someone-else", codec.first(java.time.Instant.now()));
@@ -129,6 +130,12 @@ class TicketAcrossInstancesTest {
                   .POST(java.net.http.HttpRequest.BodyPublishers.noBody());
           sent.get(i).forEach(value -> request.header(TICKET, value));
           Api.Response answer = Api.send(request.build());
+          for (int retry = 0; answer.status() == 503 && retry < 20; retry++) {
+            assertThat(answer.header("Retry-After")).as(answer.toString()).isNotNull();
+            assertThat(answer.header(TICKET)).as(answer.toString()).isNotNull();
+            Thread.sleep(100);
+            answer = Api.send(request.build());
+          }
           assertThat(answer.status()).as(sent.get(i) + ": " + answer.body()).isEqualTo(expected);
         }
       }
