@@ -53,6 +53,21 @@ class ArchitectureTest {
           .because("the guard and idempotency rules are written once, over ports; HTTP and stores plug in");
 
   @ArchTest
+  static final ArchRule admissionIsIndependentOfHttpAndStores =
+      noClasses()
+          .that()
+          .resideInAPackage("flashclaim.admission..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAnyPackage(
+              "flashclaim.store..",
+              "flashclaim.http..",
+              "io.micronaut.http..",
+              "reactor..",
+              "io.micrometer..")
+          .because("admission decides on arrival times and slots; the HTTP filter plugs it in");
+
+  @ArchTest
   static final ArchRule httpDoesNotReachIntoStores =
       noClasses()
           .that()

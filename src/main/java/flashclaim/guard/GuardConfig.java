@@ -11,7 +11,9 @@ import java.util.List;
  *
  * @param enabled whether POST, PUT, PATCH and DELETE requests on the covered routes are guarded
  * @param routes the covered request paths, as Ant patterns ({@code *} one segment, {@code **} any
- *     number); by default the claim route and every admin campaign route
+ *     number); by default every admin campaign route. The claim route needs no guard: the store's
+ *     per-slot claim record lets one claim of a user win (G2) and a repeat answers 200 with the
+ *     same coupon (G4), and a guard would cost every claim two more store writes
  * @param ttl how long a guard holds before another request may remove it as stale (the guard of
  *     an instance that died before releasing it). Longer than any guarded request should take: a
  *     request still running past it loses its exclusivity.
@@ -20,7 +22,7 @@ import java.util.List;
 @ConfigurationProperties("flashclaim.guard")
 public record GuardConfig(
     @Bindable(defaultValue = "true") boolean enabled,
-    @Bindable(defaultValue = "/v1/campaigns/*/claims,/v1/admin/campaigns,/v1/admin/campaigns/**")
+    @Bindable(defaultValue = "/v1/admin/campaigns,/v1/admin/campaigns/**")
         List<String> routes,
     @Bindable(defaultValue = "30s") Duration ttl,
     @Bindable(defaultValue = "1s") Duration retryAfter) {

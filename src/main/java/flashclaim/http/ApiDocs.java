@@ -25,6 +25,8 @@ final class ApiDocs {
   static final String PROBLEM_JSON = Problem.MEDIA_TYPE;
   static final String IDEMPOTENCY_KEY_DOC =
       "Optional. The first result is stored and replayed to repeats with the same key and body (IETF httpapi Idempotency-Key draft).";
+  static final String TICKET_DOC =
+      "Optional. The Flashclaim-Ticket of an earlier 503 of this claim, sent back unchanged: the retry keeps the place of the first click, on any instance. A ticket not valid for the caller and campaign is ignored.";
 
   static final String INVALID_REQUEST =
       "{\"type\":\"urn:flashclaim:problem:invalid-request\",\"title\":\"Bad Request\",\"status\":400,\"detail\":\"id: must be 1-64 characters of A-Z a-z 0-9 _ -\"}";
@@ -296,8 +298,11 @@ final class ApiDocs {
 
   /** The route's statuses and problem types. */
   @Retention(RetentionPolicy.RUNTIME)
-  @Operation(summary = "Claims a coupon for the caller: 201 a new one, 200 the one already held", parameters = @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key",
-      description = IDEMPOTENCY_KEY_DOC, schema = @Schema(type = "string", maxLength = 255)))
+  @Operation(summary = "Claims a coupon for the caller: 201 a new one, 200 the one already held", parameters = {
+      @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key",
+          description = IDEMPOTENCY_KEY_DOC, schema = @Schema(type = "string", maxLength = 255)),
+      @Parameter(in = ParameterIn.HEADER, name = ClaimAdmissionFilter.TICKET, description = TICKET_DOC,
+          schema = @Schema(type = "string"))})
   @RequestBody(required = false, description = "none: a body is read (up to the size limit) and ignored")
   @ApiResponse(responseCode = "201", description = "Claimed: a new coupon",
       content = @Content(mediaType = "application/json", schema = @Schema(implementation = ClaimController.ClaimView.class)))
@@ -339,7 +344,9 @@ final class ApiDocs {
         @ExampleObject(name = "idempotency-key-reused", value = IDEMPOTENCY_KEY_REUSED)
       }))
   @ApiResponse(responseCode = "503", description = "Retry after the `Retry-After` header's seconds: `busy`, `overloaded`, `shutting-down`, `store-unavailable`",
-      headers = @Header(name = "Retry-After", description = "seconds to wait before a retry", required = true, schema = @Schema(type = "integer")),
+      headers = {
+        @Header(name = "Retry-After", description = "seconds to wait before a retry", required = true, schema = @Schema(type = "integer")),
+        @Header(name = ClaimAdmissionFilter.TICKET, description = "the caller's place in line: send it back unchanged with the retry", required = true, schema = @Schema(type = "string"))},
       content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = Problem.class), examples = {
         @ExampleObject(name = "busy", value = BUSY),
         @ExampleObject(name = "overloaded", value = OVERLOADED),

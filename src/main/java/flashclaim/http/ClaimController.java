@@ -43,9 +43,11 @@ final class ClaimController {
   /**
    * Claims a coupon. The route takes no body; whatever body comes is read and ignored, and reading
    * it is what holds it to {@code micronaut.server.max-request-size} (413 above it), as on every
-   * other route: a body nobody reads is never checked.
+   * other route: a body nobody reads is never checked. Its admission, and the ticket of every 503,
+   * are {@link ClaimAdmissionFilter}'s.
    */
   @ApiDocs.Claim
+  @FairlyAdmitted
   @Post
   @Consumes(MediaType.ALL)
   HttpResponse<?> claim(

@@ -7,9 +7,11 @@ import java.time.Duration;
 /**
  * Tunables of the HTTP layer ({@code flashclaim.http.*}).
  *
- * @param maxInFlight requests under {@code /v1} that one instance works on at once; more are shed
- *     with 503 and Retry-After instead of queueing without bound
- * @param retryAfter the Retry-After of a shed request or of a store that did not answer
+ * @param maxInFlight requests under {@code /v1} other than claims that one instance works on at
+ *     once; more are shed with 503 and Retry-After instead of queueing without bound (claims have
+ *     the adaptive limit of {@code flashclaim.admission.*})
+ * @param retryAfter the Retry-After of such a shed request, of a request refused while the
+ *     instance stops, and of a store that did not answer
  */
 @ConfigurationProperties("flashclaim.http")
 public record HttpConfig(

@@ -4,7 +4,8 @@ package flashclaim.http;
 final class HttpExecutors {
   /**
    * A fixed pool ({@code micronaut.executors.store.n-threads}) for routes that wait on the store:
-   * bounded threads, with the queue in front of it bounded by {@link LoadShedFilter}.
+   * bounded threads, with the queue in front of it bounded by {@link LoadShedFilter} and {@link
+   * ClaimAdmissionFilter}.
    */
   static final String STORE = "store";
 

@@ -1,9 +1,11 @@
 package flashclaim.http;
 
+import flashclaim.admission.FairAdmission;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.order.Ordered;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
@@ -14,33 +16,42 @@ import java.time.Instant;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * Bounds the work of one instance (G6): at most {@code flashclaim.http.max-in-flight} API requests
- * at once; the next one is answered 503 with Retry-After at once, before it costs a thread, a token
- * check or a store call. The permit travels with the request and is returned exactly once, when
- * the response (success or error) leaves.
+ * The first filter of every API request (G6). It notes when the request arrived (deadlines count
+ * from there, see {@link #admittedAt}) and counts it in flight until its response leaves.
+ *
+ * <p>Claims ({@link FairlyAdmitted} routes) pass on to {@link ClaimAdmissionFilter}'s adaptive
+ * limit and fair wait. Every other API route has a fixed bound: at most {@code
+ * flashclaim.http.max-in-flight} such requests at once; the next one is answered 503 {@code
+ * overloaded} with Retry-After at once, before it costs a thread, a token check or a store call.
  *
  * <p>It also drains the instance before it stops ({@link #drain}): from then on every new API
- * request is answered 503 {@code shutting-down}, and the drain waits until the requests in flight
- * have answered.
+ * request is answered 503 {@code shutting-down} (claims by {@link ClaimAdmissionFilter}, with
+ * their ticket), waiting claims too, and the drain waits until the requests in flight have
+ * answered.
  */
 @ServerFilter("/v1/**")
 final class LoadShedFilter implements Ordered {
   private static final String PERMIT = LoadShedFilter.class.getName() + ".permit";
+  private static final String COUNTED = LoadShedFilter.class.getName() + ".counted";
   private static final String ADMITTED_AT = LoadShedFilter.class.getName() + ".admittedAt";
 
   private final Semaphore permits;
   private final HttpConfig config;
+  private final FairAdmission claims;
+  private final Clock clock;
+  private final AtomicInteger inFlight = new AtomicInteger();
+  private final Object drained = new Object();
   private final LongAdder shed = new LongAdder();
   private final LongAdder refused = new LongAdder();
   private volatile boolean draining;
 
-  private final Clock clock;
-
-  LoadShedFilter(HttpConfig config, Clock clock) {
+  LoadShedFilter(HttpConfig config, FairAdmission claims, Clock clock) {
     this.config = config;
+    this.claims = claims;
     this.clock = clock;
     this.permits = new Semaphore(config.maxInFlight());
   }
@@ -50,12 +61,12 @@ final class LoadShedFilter implements Ordered {
     return ServerFilterPhase.FIRST.order();
   }
 
-  /** Requests refused so far. */
+  /** Requests other than claims refused with 503 {@code overloaded} so far. */
   long shedCount() {
     return shed.sum();
   }
 
-  /** Requests refused with 503 {@code shutting-down} so far. */
+  /** Requests other than claims refused with 503 {@code shutting-down} so far. */
   long refusedWhileDraining() {
     return refused.sum();
   }
@@ -66,51 +77,56 @@ final class LoadShedFilter implements Ordered {
   }
 
   /**
-   * Refuses every new API request from now on and waits, at most {@code timeout}, until the ones in
-   * flight have answered. Taking every permit is what proves that none is in flight: a permit is
-   * returned only when its response leaves. The permits are never given back; the instance stops.
+   * Refuses every new API request from now on, and the claims that wait for a slot, and waits, at
+   * most {@code timeout}, until the requests in flight have answered.
    *
    * @return true when nothing was in flight any more within the timeout
    */
   boolean drain(Duration timeout) throws InterruptedException {
     draining = true;
-    return permits.tryAcquire(config.maxInFlight(), timeout.toMillis(), TimeUnit.MILLISECONDS);
+    claims.drain();
+    long until = System.nanoTime() + timeout.toNanos();
+    synchronized (drained) {
+      while (inFlight.get() > 0) {
+        long left = until - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        TimeUnit.NANOSECONDS.timedWait(drained, left);
+      }
+    }
+    return true;
   }
 
-  /** Requests being worked on now. */
+  /** API requests this instance is working on now, claims that wait for a slot included. */
   int inFlight() {
-    return config.maxInFlight() - permits.availablePermits();
+    return inFlight.get();
   }
 
   @RequestFilter
   @Nullable
   HttpResponse<?> admit(HttpRequest<?> request) {
-    if (draining) {
-      refused.increment();
-      return Problem.unavailable(
-          "shutting-down",
-          "Shutting down",
-          "this instance is stopping; retry, another instance will answer",
-          request.getPath(),
-          config.retryAfter());
-    }
-    if (permits.tryAcquire()) {
+    boolean claim = ClaimAdmissionFilter.admits(request);
+    if (!claim) {
+      if (draining) {
+        refused.increment();
+        return shuttingDown(request, config.retryAfter());
+      }
+      if (!permits.tryAcquire()) {
+        shed.increment();
+        return overloaded(request, config.retryAfter());
+      }
       request.setAttribute(PERMIT, new AtomicBoolean(true));
-      request.setAttribute(ADMITTED_AT, clock.instant());
-      return null;
     }
-    shed.increment();
-    return Problem.unavailable(
-        "overloaded",
-        "Overloaded",
-        "this instance is at its limit of concurrent requests; retry later",
-        request.getPath(),
-        config.retryAfter());
+    request.setAttribute(ADMITTED_AT, clock.instant());
+    request.setAttribute(COUNTED, new AtomicBoolean(true));
+    inFlight.incrementAndGet();
+    return null;
   }
 
   /**
-   * When this instance let the request in; deadlines count from here, so that time queued for a
-   * thread is part of them (G6). Now, for a request this filter did not see.
+   * When this instance let the request in; deadlines count from here, so that time spent waiting
+   * for a slot or a thread is part of them (G6). Now, for a request this filter did not see.
    */
   static Instant admittedAt(HttpRequest<?> request, Clock clock) {
     return request.getAttribute(ADMITTED_AT, Instant.class).orElseGet(clock::instant);
@@ -118,9 +134,41 @@ final class LoadShedFilter implements Ordered {
 
   @ResponseFilter
   void release(HttpRequest<?> request) {
-    request
-        .getAttribute(PERMIT, AtomicBoolean.class)
-        .filter(held -> held.compareAndSet(true, false))
-        .ifPresent(held -> permits.release());
+    if (once(request, PERMIT)) {
+      permits.release();
+    }
+    if (once(request, COUNTED) && inFlight.decrementAndGet() == 0 && draining) {
+      synchronized (drained) {
+        drained.notifyAll();
+      }
+    }
+  }
+
+  /** The 503 of a request refused because the instance is at its limit. */
+  static MutableHttpResponse<Problem> overloaded(HttpRequest<?> request, Duration retryAfter) {
+    return Problem.unavailable(
+        "overloaded",
+        "Overloaded",
+        "this instance is at its limit of concurrent requests; retry later",
+        request.getPath(),
+        retryAfter);
+  }
+
+  /** The 503 of a request refused because the instance is stopping. */
+  static MutableHttpResponse<Problem> shuttingDown(HttpRequest<?> request, Duration retryAfter) {
+    return Problem.unavailable(
+        "shutting-down",
+        "Shutting down",
+        "this instance is stopping; retry, another instance will answer",
+        request.getPath(),
+        retryAfter);
+  }
+
+  /** True the first time only: the request's mark {@code name} was set and is now cleared. */
+  private static boolean once(HttpRequest<?> request, String name) {
+    return request
+        .getAttribute(name, AtomicBoolean.class)
+        .map(mark -> mark.compareAndSet(true, false))
+        .orElse(false);
   }
 }

@@ -2,8 +2,10 @@ package flashclaim.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flashclaim.admission.FairAdmission;
 import flashclaim.testing.Api;
 import flashclaim.testing.Claimer;
+import flashclaim.testing.FirestoreBackend;
 import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.StoreBackend;
 import flashclaim.testing.TestEmulator;
@@ -22,31 +24,45 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * G6: an instance over its in-flight limit sheds the excess with 503 + Retry-After at once, keeps
- * its thread pool at its configured size, and serves everything it admitted correctly. On both
- * stores.
+ * G6 under overload of one instance: claims beyond the admission limit wait in a bounded queue or
+ * are refused at once with 503, Retry-After and a ticket; threads and the queue stay within their
+ * bounds; everything admitted is served correctly, and the store is exact. On both stores.
  */
 class OverloadTest {
+  private static final int LIMIT = 4;
+  private static final int MAX_QUEUED = 8;
+  private static final int STORE_THREADS = 2;
 
+  /**
+   * 400 claims at once against a fixed limit of 4 and room for 8 to wait, with other routes bounded
+   * at one request (which claims do not count against). Every answer is 201 or a 503 with
+   * Retry-After and a ticket; the claims in slots and in line never exceed their bounds; and every
+   * user then gets a coupon by retrying with the ticket.
+   */
   @ParameterizedTest
   @ValueSource(strings = {"firestore", "postgres"})
-  void excessRequestsAreShedNotQueuedWithoutBound(String store) throws Exception {
+  void excessClaimsAreRefusedWithATicketNotQueuedWithoutBound(String store) throws Exception {
     StoreBackend backend = StoreBackend.named(store);
-    int storeThreads = 2;
     Map<String, Object> properties = new HashMap<>(backend.properties());
-    properties.put("flashclaim.http.max-in-flight", 4);
-    properties.put("micronaut.executors.store.number-of-threads", storeThreads);
+    properties.put("flashclaim.admission.limit", "fixed");
+    properties.put("flashclaim.admission.initial-limit", LIMIT);
+    properties.put("flashclaim.admission.max-queued", MAX_QUEUED);
+    properties.put("flashclaim.http.max-in-flight", 1);
+    properties.put("micronaut.executors.store.number-of-threads", STORE_THREADS);
     try (ServiceInstance small = ServiceInstance.start(properties);
         var ignored = new AutoCloseableExecutor(Executors.newFixedThreadPool(64))) {
       backend.reset(); // after the start: an instance creates the PostgreSQL schema
       Api.createCampaign(small.url(), "overload", 1, 1_000);
       ExecutorService clients = ignored.executor;
+      FairAdmission admission = small.context().getBean(FairAdmission.class);
+      Bounds bounds = Bounds.watch(admission);
 
       List<Future<Api.Response>> futures = new ArrayList<>();
       for (int i = 0; i < 400; i++) {
@@ -61,40 +77,85 @@ class OverloadTest {
       for (Future<Api.Response> f : futures) {
         responses.add(f.get(120, TimeUnit.SECONDS));
       }
+      bounds.stop();
 
       Map<Integer, Long> byStatus =
           responses.stream().collect(Collectors.groupingBy(Api.Response::status, Collectors.counting()));
       assertThat(byStatus).containsOnlyKeys(201, 503);
-      List<Api.Response> shed =
-          responses.stream()
-              .filter(r -> r.status() == 503)
-              .filter(r -> "urn:flashclaim:problem:overloaded".equals(r.json().get("type")))
-              .toList();
-      assertThat(shed).isNotEmpty().allSatisfy(r -> assertThat(r.header("Retry-After")).isEqualTo("1"));
+      assertThat(responses.stream().filter(r -> r.status() == 503))
+          .allSatisfy(OverloadTest::assertRetryableWithTicket)
+          .anySatisfy(r -> assertThat(r.json().get("type")).isEqualTo(OVERLOADED));
+      assertThat(bounds.mostInFlight()).isBetween(1, LIMIT);
+      assertThat(bounds.mostQueued()).isBetween(1, MAX_QUEUED);
       long storeThreadsSeen =
           Thread.getAllStackTraces().keySet().stream()
               .filter(t -> t.getName().startsWith("store-executor-thread"))
               .count();
       // Each application context of the test JVM has its own pool; this one is the only one open.
-      assertThat(storeThreadsSeen).isLessThanOrEqualTo(storeThreads);
+      assertThat(storeThreadsSeen).isLessThanOrEqualTo(STORE_THREADS);
 
-      // Everyone who was shed gets a coupon on retry; nobody gets two.
+      // Everyone who was refused gets a coupon on retry; nobody gets two.
       for (int i = 0; i < 400; i++) {
         assertThat(Claimer.claimUntilFinal(small.url(), "overload", "crowd-" + i).status())
             .isIn(200, 201);
       }
       Api.Response stock = Api.get(small.url(), "/v1/admin/campaigns/overload", Tokens.admin());
       assertThat(((Map<?, ?>) stock.json().get("stock")).get("assigned")).isEqualTo(400);
+      assertThat(backend.claims("overload")).hasSize(400);
+      assertThat(admission.inFlight()).isZero();
+      assertThat(admission.queued()).isZero();
+      assertThat(small.context().getBean(LoadShedFilter.class).inFlight()).isZero();
+    }
+  }
+
+  /**
+   * The default, adaptive limit under a crowd of 600 claims for 300 coupons: every answer is a
+   * coupon, sold out or a 503 with Retry-After and a ticket, and the store holds exactly the coupons
+   * answered 201 (then every user retries until a final answer: exactly 300 coupons).
+   */
+  @Test
+  void theAdaptiveLimitAnswersEveryClaimAndKeepsTheStoreExact() throws Exception {
+    TestEmulator.reset();
+    try (ServiceInstance one = ServiceInstance.start(Map.of());
+        var ignored = new AutoCloseableExecutor(Executors.newFixedThreadPool(64))) {
+      Api.createCampaign(one.url(), "adaptive", 1, 300);
+      List<Future<Api.Response>> futures = new ArrayList<>();
+      for (int i = 0; i < 600; i++) {
+        String user = "adaptive-" + i;
+        futures.add(
+            ignored.executor.submit(
+                () -> Api.post(one.url(), "/v1/campaigns/adaptive/claims", Tokens.user(user), null)));
+      }
+      int created = 0;
+      for (Future<Api.Response> f : futures) {
+        Api.Response r = f.get(120, TimeUnit.SECONDS);
+        assertThat(r.status()).as(r.toString()).isIn(201, 410, 503);
+        if (r.status() == 503) {
+          assertRetryableWithTicket(r);
+        }
+        created += r.status() == 201 ? 1 : 0;
+      }
+      assertThat(new FirestoreBackend().claims("adaptive")).hasSize(created);
+
+      int holders = 0;
+      for (int i = 0; i < 600; i++) {
+        int status = Claimer.claimUntilFinal(one.url(), "adaptive", "adaptive-" + i).status();
+        assertThat(status).isIn(200, 201, 410);
+        holders += status == 410 ? 0 : 1;
+      }
+      assertThat(holders).isEqualTo(300);
+      assertThat(new FirestoreBackend().claims("adaptive")).hasSize(300);
     }
   }
 
   /**
    * G6: a claim's deadline counts from the moment the instance admitted it, so time spent queued
-   * for a store thread is part of it. One store thread and hundreds of admitted claims, each a
-   * slow transaction of the {@code seed} strategy (a query in a transaction, tens of milliseconds
-   * or more): served one after another they would take tens of seconds, but each claim answers by
-   * its deadline (plus at most one claim in progress) with a coupon or a 503, and the store holds
-   * exactly the coupons that were answered 201.
+   * for a store thread is part of it. One store thread and hundreds of admitted claims (a limit of
+   * 1,000), each a slow transaction of the {@code seed} strategy (a query in a transaction, tens of
+   * milliseconds or more): were the deadline to start on the thread, every claim would get its
+   * full 500 ms there and all would be served, one after another. Instead those whose deadline
+   * passed while they waited for the thread answer 503 {@code busy} with a ticket, and the store
+   * holds exactly the coupons that were answered 201.
    */
   @Test
   void admittedClaimsAnswerByTheirDeadlineEvenWhenQueuedForAThread() throws Exception {
@@ -104,42 +165,96 @@ class OverloadTest {
     try (ServiceInstance one =
         ServiceInstance.start(
             Map.of(
-                "flashclaim.http.max-in-flight", 1_000,
+                "flashclaim.admission.limit", "fixed",
+                "flashclaim.admission.initial-limit", 1_000,
+                "flashclaim.admission.max-queued", 0,
                 "micronaut.executors.store.number-of-threads", 1,
                 "flashclaim.claim.deadline", deadline.toMillis() + "ms",
-                "flashclaim.claim.strategy", "seed",
-                "flashclaim.guard.enabled", false))) {
+                "flashclaim.claim.strategy", "seed"))) {
       Api.createCampaign(one.url(), "queued", 1, claims);
       for (int i = 0; i < 5; i++) { // warm up: the first claims of a cold instance are slow
         assertThat(Claimer.claimUntilFinal(one.url(), "queued", "warm-" + i).status()).isEqualTo(201);
       }
       HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
-      List<CompletableFuture<long[]>> answers = new ArrayList<>();
+      List<CompletableFuture<Api.Response>> answers = new ArrayList<>();
       for (int i = 0; i < claims; i++) {
         HttpRequest request =
             Api.request(one.url(), "/v1/campaigns/queued/claims", Tokens.user("queued-" + i))
                 .POST(HttpRequest.BodyPublishers.noBody())
                 .build();
-        long sent = System.nanoTime();
         answers.add(
             client
                 .sendAsync(request, HttpResponse.BodyHandlers.ofString())
-                .thenApply(r -> new long[] {r.statusCode(), System.nanoTime() - sent}));
+                .thenApply(r -> new Api.Response(r.statusCode(), r.headers().map(), r.body())));
       }
-      Map<Long, Long> byStatus = new TreeMap<>();
-      long slowestMillis = 0;
-      for (CompletableFuture<long[]> answer : answers) {
-        long[] a = answer.get(120, TimeUnit.SECONDS);
-        byStatus.merge(a[0], 1L, Long::sum);
-        slowestMillis = Math.max(slowestMillis, TimeUnit.NANOSECONDS.toMillis(a[1]));
+      Map<Integer, Long> byStatus = new TreeMap<>();
+      for (CompletableFuture<Api.Response> answer : answers) {
+        Api.Response r = answer.get(120, TimeUnit.SECONDS);
+        byStatus.merge(r.status(), 1L, Long::sum);
+        if (r.status() == 503) {
+          assertRetryableWithTicket(r);
+          assertThat(r.json().get("type")).isEqualTo("urn:flashclaim:problem:busy");
+        }
       }
-      assertThat(byStatus).containsOnlyKeys(201L, 503L).containsKey(503L);
-      // Served one by one, 400 seed transactions take tens of seconds; by their deadline, about
-      // 0.5 s. The wide margin is for a loaded machine, not for the queue.
-      assertThat(slowestMillis).isLessThan(deadline.toMillis() + 5_000);
+      assertThat(byStatus).containsOnlyKeys(201, 503).containsKey(503);
       Api.Response stock = Api.get(one.url(), "/v1/admin/campaigns/queued", Tokens.admin());
       assertThat(((Map<?, ?>) stock.json().get("stock")).get("assigned"))
-          .isEqualTo(5 + byStatus.getOrDefault(201L, 0L).intValue());
+          .isEqualTo(5 + byStatus.getOrDefault(201, 0L).intValue());
+    }
+  }
+
+  private static final String OVERLOADED = "urn:flashclaim:problem:overloaded";
+
+  /** A 503 that the client is told to retry: a whole number of seconds and the caller's ticket. */
+  private static void assertRetryableWithTicket(Api.Response r) {
+    assertThat(r.status()).isEqualTo(503);
+    assertThat((String) r.json().get("type"))
+        .isIn(OVERLOADED, "urn:flashclaim:problem:busy", "urn:flashclaim:problem:store-unavailable");
+    assertThat(r.header("Retry-After")).as(r.toString()).matches("[1-9][0-9]*");
+    assertThat(r.header(Claimer.TICKET)).as(r.toString()).isNotBlank();
+  }
+
+  /** The most claims seen in slots and in line, sampled while a test runs. */
+  private static final class Bounds {
+    private final AtomicInteger mostInFlight = new AtomicInteger();
+    private final AtomicInteger mostQueued = new AtomicInteger();
+    private final Thread sampler;
+    private volatile boolean running = true;
+
+    private Bounds(FairAdmission admission) {
+      sampler =
+          new Thread(
+              () -> {
+                while (running) {
+                  mostInFlight.accumulateAndGet(admission.inFlight(), Math::max);
+                  mostQueued.accumulateAndGet(admission.queued(), Math::max);
+                  try {
+                    Thread.sleep(1);
+                  } catch (InterruptedException e) {
+                    return;
+                  }
+                }
+              },
+              "bounds-sampler");
+    }
+
+    static Bounds watch(FairAdmission admission) {
+      Bounds bounds = new Bounds(admission);
+      bounds.sampler.start();
+      return bounds;
+    }
+
+    void stop() throws InterruptedException {
+      running = false;
+      sampler.join();
+    }
+
+    int mostInFlight() {
+      return mostInFlight.get();
+    }
+
+    int mostQueued() {
+      return mostQueued.get();
     }
   }
 

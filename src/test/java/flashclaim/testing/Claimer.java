@@ -1,6 +1,7 @@
 package flashclaim.testing;
 
 import java.net.URI;
+import java.net.http.HttpRequest;
 import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -8,10 +9,14 @@ import java.util.concurrent.ThreadLocalRandom;
  * A user pressing "Claim Coupon" until the service gives a final answer: it retries what the
  * service says to retry, as a client honouring Retry-After would (but after a short pause to keep
  * tests fast): a 503, and a 409 {@code concurrent-modification} (another click of the same user is
- * being served). It records when the final answer arrived and how many of each came before it.
+ * being served). Like a good client it sends the {@value #TICKET} of the last 503 back with the
+ * retry, which keeps the user's place in line. It records when the final answer arrived and how
+ * many of each came before it.
  */
 public final class Claimer {
   public static final int MAX_TRIES = 400;
+  /** The header of the service's 503s that a retry sends back unchanged. */
+  public static final String TICKET = "Flashclaim-Ticket";
   public static final String CONCURRENT_MODIFICATION =
       "urn:flashclaim:problem:concurrent-modification";
 
@@ -35,8 +40,9 @@ public final class Claimer {
   public static Result claimUntilFinal(URI instance, String campaign, String user) {
     String token = Tokens.user(user);
     int conflicts = 0;
+    String ticket = null;
     for (int attempt = 0; attempt < MAX_TRIES; attempt++) {
-      Api.Response response = Api.post(instance, "/v1/campaigns/" + campaign + "/claims", token, null);
+      Api.Response response = claim(instance, campaign, token, ticket);
       boolean conflict = isConcurrentModification(response);
       if (response.status() != 503 && !conflict) {
         return new Result(user, response, attempt, conflicts, Instant.now());
@@ -47,6 +53,9 @@ public final class Claimer {
       if (conflict) {
         conflicts++;
       }
+      if (response.header(TICKET) != null) {
+        ticket = response.header(TICKET);
+      }
       try {
         Thread.sleep(20 + ThreadLocalRandom.current().nextInt(60));
       } catch (InterruptedException e) {
@@ -55,6 +64,17 @@ public final class Claimer {
       }
     }
     throw new AssertionError(user + " got 503 or 409 " + MAX_TRIES + " times in a row");
+  }
+
+  /** One claim, with a ticket to send back or none. */
+  public static Api.Response claim(URI instance, String campaign, String token, String ticket) {
+    HttpRequest.Builder request =
+        Api.request(instance, "/v1/campaigns/" + campaign + "/claims", token)
+            .POST(HttpRequest.BodyPublishers.noBody());
+    if (ticket != null) {
+      request.header(TICKET, ticket);
+    }
+    return Api.send(request.build());
   }
 
   /** The modification guard's 409: another modification of the same resource is in progress. */

@@ -1,0 +1,87 @@
+package flashclaim.admission;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.core.bind.annotation.Bindable;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * Admission of claims ({@code flashclaim.admission.*}): how many run at once, how many may wait,
+ * what a refused claim is told, and the tickets that keep a refused user's place.
+ *
+ * @param limit the concurrency limit of claims: {@code gradient2} (default) or {@code vegas}, which
+ *     adapt to the latency the claims meet, or {@code fixed} at {@code initialLimit}
+ * @param initialLimit claims one instance runs at once before the limit has adapted; the limit
+ *     itself with {@code fixed}
+ * @param minLimit {@code gradient2}'s limit never goes below this ({@code vegas} goes down to 1)
+ * @param maxLimit the adaptive limit never goes above this; keep it at most the store pool's
+ *     threads ({@code micronaut.executors.store.number-of-threads}), or admitted claims queue for a
+ *     thread instead of in the fair queue
+ * @param maxQueued the most claims that wait for a slot on one instance, a hard bound; when it is
+ *     reached the latest arrival is refused (503 {@code overloaded})
+ * @param workReserve the part of a claim's deadline ({@code flashclaim.claim.deadline}, counted
+ *     from its arrival) kept for its store work: a claim waits for a slot at most until its
+ *     deadline less this reserve
+ * @param maxRetryAfter the longest Retry-After a refused claim is told
+ * @param retryJitter how widely Retry-After is spread: a refused claim waits its expected turn plus
+ *     a random part of up to this fraction of it, and of at least one second (Retry-After counts
+ *     whole seconds), so that refused clients do not come back all at once
+ * @param serviceTimeSmoothing weight (0 to 1) of the newest claim in the running mean of how long a
+ *     claim holds its slot, from which the drain rate (limit / mean hold) is derived
+ * @param ticketSecret the HMAC key of the {@code Flashclaim-Ticket}, at least 32 bytes, the same on
+ *     every instance (env {@code FLASHCLAIM_ADMISSION_TICKET_SECRET})
+ * @param ticketTtl how long after a user's first arrival their ticket keeps their place
+ */
+@ConfigurationProperties("flashclaim.admission")
+public record AdmissionConfig(
+    @Bindable(defaultValue = "gradient2") String limit,
+    @Bindable(defaultValue = "20") int initialLimit,
+    @Bindable(defaultValue = "8") int minLimit,
+    @Bindable(defaultValue = "64") int maxLimit,
+    @Bindable(defaultValue = "512") int maxQueued,
+    @Bindable(defaultValue = "100ms") Duration workReserve,
+    @Bindable(defaultValue = "30s") Duration maxRetryAfter,
+    @Bindable(defaultValue = "0.5") double retryJitter,
+    @Bindable(defaultValue = "0.05") double serviceTimeSmoothing,
+    @Bindable(defaultValue = DEVELOPMENT_SECRET) String ticketSecret,
+    @Bindable(defaultValue = "10m") Duration ticketTtl) {
+
+  /** The names of the limit algorithms. */
+  public static final List<String> LIMITS = List.of("gradient2", "vegas", "fixed");
+
+  /** The documented development secret. Never use it where real users are. */
+  public static final String DEVELOPMENT_SECRET =
+      "flashclaim-ticket-development-secret-change-me-0123456789";
+
+  /** Refuses a configuration that cannot work: the service does not start with it. */
+  public AdmissionConfig {
+    require(
+        LIMITS.contains(limit),
+        "flashclaim.admission.limit must be one of " + LIMITS + ", not " + limit);
+    require(
+        initialLimit >= 1
+            && minLimit >= 1
+            && maxLimit >= 1
+            && ("fixed".equals(limit) || (minLimit <= initialLimit && initialLimit <= maxLimit)),
+        "flashclaim.admission: limits must be at least 1, and an adaptive limit's initial-limit"
+            + " between its min-limit and max-limit");
+    require(maxQueued >= 0, "flashclaim.admission.max-queued must not be negative");
+    require(
+        !workReserve.isNegative()
+            && !maxRetryAfter.isNegative()
+            && !ticketTtl.isNegative()
+            && !ticketTtl.isZero(),
+        "flashclaim.admission: work-reserve and max-retry-after must not be negative, ticket-ttl"
+            + " must be positive");
+    require(retryJitter >= 0, "flashclaim.admission.retry-jitter must not be negative");
+    require(
+        serviceTimeSmoothing > 0 && serviceTimeSmoothing <= 1,
+        "flashclaim.admission.service-time-smoothing must be above 0 and at most 1");
+  }
+
+  private static void require(boolean condition, String message) {
+    if (!condition) {
+      throw new IllegalStateException(message);
+    }
+  }
+}

@@ -1,0 +1,49 @@
+package flashclaim.admission;
+
+import com.netflix.concurrency.limits.Limit;
+import com.netflix.concurrency.limits.limit.FixedLimit;
+import com.netflix.concurrency.limits.limit.Gradient2Limit;
+import com.netflix.concurrency.limits.limit.VegasLimit;
+import com.netflix.concurrency.limits.limiter.AbstractLimiter;
+import com.netflix.concurrency.limits.limiter.SimpleLimiter;
+import io.micronaut.context.annotation.Bean;
+import io.micronaut.context.annotation.Context;
+import io.micronaut.context.annotation.Factory;
+import java.time.Clock;
+import java.util.concurrent.ThreadLocalRandom;
+
+/** The admission of this instance, made at startup so that a bad configuration stops it there. */
+@Factory
+final class AdmissionFactory {
+
+  @Context
+  @Bean(preDestroy = "close")
+  ScheduledWaitTimer waitTimer() {
+    return new ScheduledWaitTimer();
+  }
+
+  @Context
+  FairAdmission admission(AdmissionConfig config, Clock clock, ScheduledWaitTimer timer) {
+    return new FairAdmission(
+        config, limiter(config), clock, timer, () -> ThreadLocalRandom.current().nextDouble());
+  }
+
+  /** The limiter of {@code flashclaim.admission.limit}. */
+  static AbstractLimiter<Void> limiter(AdmissionConfig config) {
+    Limit limit =
+        switch (config.limit()) {
+          case "gradient2" -> Gradient2Limit.newBuilder()
+              .initialLimit(config.initialLimit())
+              .minLimit(config.minLimit())
+              .maxConcurrency(config.maxLimit())
+              .build();
+          case "vegas" -> VegasLimit.newBuilder()
+              .initialLimit(config.initialLimit())
+              .maxConcurrency(config.maxLimit())
+              .build();
+          case "fixed" -> FixedLimit.of(config.initialLimit());
+          default -> throw new IllegalStateException("no limit " + config.limit());
+        };
+    return SimpleLimiter.newBuilder().named("claims").limit(limit).build();
+  }
+}

@@ -1,0 +1,382 @@
+package flashclaim.admission;
+
+import com.netflix.concurrency.limits.Limiter;
+import com.netflix.concurrency.limits.limiter.AbstractLimiter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.Deque;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableSet;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.function.DoubleSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Admission of claims on one instance (G6, G7). At most the limiter's limit of claims hold a slot
+ * at once; a claim that finds none free waits for one, without a thread, and the waiting claims
+ * are served in order of their users' first arrival (their {@link Ticket}), whatever order they
+ * came in. A claim is refused at once, with the time to its expected turn as Retry-After, when
+ *
+ * <ul>
+ *   <li>its expected turn comes after the end of its wait ({@link Reason#DEADLINE}): its place in
+ *       line divided by the drain rate, the limit over the mean time a claim holds its slot;
+ *   <li>{@code maxQueued} claims wait already and it arrived after all of them ({@link
+ *       Reason#QUEUE_FULL}); if it arrived earlier, the latest arrival gives up its place instead;
+ *   <li>the instance drains for shutdown ({@link Reason#SHUTTING_DOWN}).
+ * </ul>
+ *
+ * A claim still waiting at the end of its wait is refused then ({@link Reason#DEADLINE}).
+ * Retry-After carries jitter, so that refused clients do not come back in lockstep.
+ *
+ * <p>The limit is a Netflix concurrency-limits {@link AbstractLimiter} (fixed, or adapting to the
+ * latency the claims meet); this class adds the fair wait in front of it. Threads: none wait here;
+ * memory: at most {@code maxQueued} waiting claims and their timers.
+ */
+public final class FairAdmission {
+
+  /** What a claim's admission came to. */
+  public sealed interface Entry {
+    /** The claim holds a slot until it releases {@code permit}. */
+    record Admitted(Permit permit) implements Entry {}
+
+    /** The claim is refused; the client should retry after {@code retryAfter}. */
+    record Refused(Reason reason, Duration retryAfter) implements Entry {}
+  }
+
+  /** Why a claim was refused. */
+  public enum Reason {
+    /** The most claims that may wait do, and all of them arrived earlier. */
+    QUEUE_FULL,
+    /** Its turn would come, or came, after the end of its wait. */
+    DEADLINE,
+    /** The instance is draining for shutdown. */
+    SHUTTING_DOWN
+  }
+
+  /** How the work of an admitted claim ended, as the limit algorithm learns from it. */
+  public enum Result {
+    /** It ran; its latency is a sample of the store's. */
+    SUCCESS,
+    /** It failed or timed out: a sign of overload. */
+    DROPPED,
+    /** It never ran; its latency says nothing. */
+    IGNORED
+  }
+
+  /** A held slot. Released exactly once; later releases do nothing. */
+  public final class Permit {
+    private final Limiter.Listener listener;
+    private final Instant admittedAt;
+    private final AtomicBoolean held = new AtomicBoolean(true);
+
+    private Permit(Limiter.Listener listener, Instant admittedAt) {
+      this.listener = listener;
+      this.admittedAt = admittedAt;
+    }
+
+    /** Gives the slot back, which may admit the next waiting claim. */
+    public void release(Result result) {
+      if (held.compareAndSet(true, false)) {
+        released(this, result);
+      }
+    }
+  }
+
+  private static final Logger LOG = LoggerFactory.getLogger(FairAdmission.class);
+  /** What this thread is telling claims, while it does; see {@link #run}. */
+  private static final ThreadLocal<Deque<Runnable>> TELLING = new ThreadLocal<>();
+  private static final Comparator<Waiter> BY_ARRIVAL =
+      Comparator.comparing((Waiter w) -> w.arrival).thenComparingLong(w -> w.sequence);
+
+  private final AbstractLimiter<Void> limiter;
+  private final int maxQueued;
+  private final double maxRetryAfterSeconds;
+  private final double retryJitter;
+  private final double smoothing;
+  private final Clock clock;
+  private final WaitTimer timer;
+  private final DoubleSupplier random;
+  private final Map<Reason, LongAdder> refused = new EnumMap<>(Reason.class);
+
+  private final Object lock = new Object();
+  /** The waiting claims by first arrival; guarded by {@code lock}. */
+  private final NavigableSet<Waiter> queue = new TreeSet<>(BY_ARRIVAL);
+  /** Guarded by {@code lock}. */
+  private long sequence;
+  /** Guarded by {@code lock}. */
+  private boolean draining;
+  /** Mean seconds a claim holds its slot; NaN until one has; guarded by {@code lock}. */
+  private double meanHoldSeconds = Double.NaN;
+
+  /**
+   * @param limiter the concurrency limit; it is acquired with a null context
+   * @param random uniform values in [0, 1), for the jitter of Retry-After
+   */
+  public FairAdmission(
+      AdmissionConfig config,
+      AbstractLimiter<Void> limiter,
+      Clock clock,
+      WaitTimer timer,
+      DoubleSupplier random) {
+    this.limiter = limiter;
+    this.maxQueued = config.maxQueued();
+    this.maxRetryAfterSeconds = config.maxRetryAfter().toNanos() / 1e9;
+    this.retryJitter = config.retryJitter();
+    this.smoothing = config.serviceTimeSmoothing();
+    this.clock = clock;
+    this.timer = timer;
+    this.random = random;
+    for (Reason reason : Reason.values()) {
+      refused.put(reason, new LongAdder());
+    }
+  }
+
+  /**
+   * Admits a claim whose user first arrived at {@code arrival}, now or once a slot is free for it,
+   * or refuses it; it waits for a slot at most until {@code waitUntil}. The stage completes on the
+   * thread that frees the slot or ends the wait; cancelling it withdraws the claim.
+   */
+  public CompletionStage<Entry> enter(Instant arrival, Instant waitUntil) {
+    Waiter waiter;
+    List<Runnable> effects = new ArrayList<>();
+    synchronized (lock) {
+      if (draining) {
+        return CompletableFuture.completedFuture(refusal(Reason.SHUTTING_DOWN, 0));
+      }
+      waiter = new Waiter(arrival, sequence++);
+      queue.add(waiter);
+      admitWhileFree(effects);
+      while (queue.size() > maxQueued) {
+        Waiter latest = queue.pollLast();
+        effects.add(latest.refuse(refusal(Reason.QUEUE_FULL, queue.size())));
+      }
+      if (queue.contains(waiter)) {
+        int ahead = queue.headSet(waiter, false).size();
+        Duration wait = Duration.between(clock.instant(), waitUntil);
+        if (wait.isNegative()
+            || wait.isZero()
+            || expectedWaitSeconds(ahead) > wait.toNanos() / 1e9) {
+          queue.remove(waiter);
+          effects.add(waiter.refuse(refusal(Reason.DEADLINE, ahead)));
+        } else {
+          waiter.cancelTimer = timer.schedule(wait, () -> expire(waiter));
+        }
+      }
+    }
+    run(effects);
+    waiter.future.whenComplete(
+        (entry, error) -> {
+          if (error instanceof CancellationException) {
+            withdraw(waiter);
+          }
+        });
+    return waiter.future;
+  }
+
+  /** Refuses every waiting claim and every later one with {@link Reason#SHUTTING_DOWN}. */
+  public void drain() {
+    List<Runnable> effects = new ArrayList<>();
+    synchronized (lock) {
+      draining = true;
+      for (Waiter waiter : queue) {
+        effects.add(waiter.refuse(refusal(Reason.SHUTTING_DOWN, 0)));
+      }
+      queue.clear();
+    }
+    run(effects);
+  }
+
+  /** The current limit of claims that hold a slot at once. */
+  public int limit() {
+    return limiter.getLimit();
+  }
+
+  /** Claims that hold a slot now. */
+  public int inFlight() {
+    return limiter.getInflight();
+  }
+
+  /** Claims that wait for a slot now. */
+  public int queued() {
+    synchronized (lock) {
+      return queue.size();
+    }
+  }
+
+  /** Claims refused for {@code reason} so far. */
+  public long refused(Reason reason) {
+    return refused.get(reason).sum();
+  }
+
+  /** Slots freed per second when all are busy (the limit over the mean hold); 0 until measured. */
+  public double drainRate() {
+    synchronized (lock) {
+      return Double.isNaN(meanHoldSeconds) ? 0 : limit() / meanHoldSeconds;
+    }
+  }
+
+  private void released(Permit permit, Result result) {
+    switch (result) {
+      case SUCCESS -> permit.listener.onSuccess();
+      case DROPPED -> permit.listener.onDropped();
+      case IGNORED -> permit.listener.onIgnore();
+    }
+    List<Runnable> effects = new ArrayList<>();
+    synchronized (lock) {
+      if (result != Result.IGNORED) {
+        double held = Duration.between(permit.admittedAt, clock.instant()).toNanos() / 1e9;
+        meanHoldSeconds =
+            Double.isNaN(meanHoldSeconds)
+                ? held
+                : meanHoldSeconds + smoothing * (held - meanHoldSeconds);
+      }
+      admitWhileFree(effects);
+    }
+    run(effects);
+  }
+
+  /** Gives free slots to the earliest arrivals; what to tell them is added to {@code effects}. */
+  private void admitWhileFree(List<Runnable> effects) {
+    while (!queue.isEmpty()) {
+      Optional<Limiter.Listener> slot = limiter.acquire(null);
+      if (slot.isEmpty()) {
+        return;
+      }
+      Waiter first = queue.pollFirst();
+      Permit permit = new Permit(slot.get(), clock.instant());
+      effects.add(() -> first.admit(permit));
+    }
+  }
+
+  /** The end of a claim's wait, if it still waits. */
+  private void expire(Waiter waiter) {
+    Runnable refuse;
+    synchronized (lock) {
+      if (!queue.contains(waiter)) {
+        return;
+      }
+      int ahead = queue.headSet(waiter, false).size();
+      queue.remove(waiter);
+      refuse = waiter.refuse(refusal(Reason.DEADLINE, ahead));
+    }
+    run(List.of(refuse));
+  }
+
+  /** A claim whose caller went away stops waiting. */
+  private void withdraw(Waiter waiter) {
+    Runnable cancelTimer;
+    synchronized (lock) {
+      if (!queue.remove(waiter)) {
+        return;
+      }
+      cancelTimer = waiter.cancelTimer;
+    }
+    if (cancelTimer != null) {
+      cancelTimer.run();
+    }
+  }
+
+  /**
+   * Tells claims what became of them, outside {@code lock}. Telling a claim runs its continuation,
+   * which may answer at once and release its permit, which admits the next claim: run nested, a
+   * queue of such claims would nest as deep. So a call made while this thread already tells claims
+   * only adds to what that outer call tells, one after another.
+   */
+  private static void run(List<Runnable> effects) {
+    Deque<Runnable> pending = TELLING.get();
+    if (pending != null) {
+      pending.addAll(effects);
+      return;
+    }
+    pending = new ArrayDeque<>(effects);
+    TELLING.set(pending);
+    try {
+      for (Runnable effect = pending.poll(); effect != null; effect = pending.poll()) {
+        try {
+          effect.run();
+        } catch (RuntimeException e) {
+          LOG.error("a claim's continuation failed", e);
+        }
+      }
+    } finally {
+      TELLING.remove();
+    }
+  }
+
+  /** Counts a refusal; must hold {@code lock}. */
+  private Entry.Refused refusal(Reason reason, int ahead) {
+    refused.get(reason).increment();
+    return new Entry.Refused(reason, retryAfter(ahead));
+  }
+
+  /**
+   * When a claim with {@code ahead} claims before it can expect its turn: their number plus one
+   * over the drain rate; 0 while the drain rate is unknown. Must hold {@code lock}.
+   */
+  private double expectedWaitSeconds(int ahead) {
+    return Double.isNaN(meanHoldSeconds) ? 0 : (ahead + 1) * meanHoldSeconds / limit();
+  }
+
+  /**
+   * The expected turn plus jitter: a uniform part of up to {@code retryJitter} of it, and of at
+   * least a second (Retry-After counts whole seconds), capped at {@code maxRetryAfter}.
+   */
+  private Duration retryAfter(int ahead) {
+    double expected = expectedWaitSeconds(ahead);
+    double spread = retryJitter == 0 ? 0 : Math.max(1, retryJitter * expected);
+    double seconds = Math.min(expected + random.getAsDouble() * spread, maxRetryAfterSeconds);
+    return Duration.ofNanos(Math.round(seconds * 1e9));
+  }
+
+  /** A claim in line. */
+  private final class Waiter {
+    final Instant arrival;
+    final long sequence;
+    final CompletableFuture<Entry> future = new CompletableFuture<>();
+    /** Guarded by {@code lock}; null until the wait's timer is set. */
+    Runnable cancelTimer;
+
+    Waiter(Instant arrival, long sequence) {
+      this.arrival = arrival;
+      this.sequence = sequence;
+    }
+
+    /** Hands the slot over; a caller who went away gives it back at once. */
+    void admit(Permit permit) {
+      cancelTimer();
+      if (!future.complete(new Entry.Admitted(permit))) {
+        permit.release(Result.IGNORED);
+      }
+    }
+
+    Runnable refuse(Entry.Refused refusal) {
+      return () -> {
+        cancelTimer();
+        future.complete(refusal);
+      };
+    }
+
+    private void cancelTimer() {
+      Runnable cancel;
+      synchronized (lock) {
+        cancel = cancelTimer;
+      }
+      if (cancel != null) {
+        cancel.run();
+      }
+    }
+  }
+}

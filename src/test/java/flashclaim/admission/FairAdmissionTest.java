@@ -1,0 +1,389 @@
+package flashclaim.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flashclaim.admission.FairAdmission.Entry;
+import flashclaim.admission.FairAdmission.Reason;
+import flashclaim.admission.FairAdmission.Result;
+import flashclaim.testing.MovableClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.DoubleSupplier;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The fair wait in front of the concurrency limit, deterministic: a movable clock, a timer that
+ * fires when told, and a fixed limit. Waiting claims are served by first arrival (G7), the queue
+ * never holds more than its bound, no wait outlasts its deadline (G6), and Retry-After follows the
+ * place in line and the drain rate, spread by jitter.
+ */
+class FairAdmissionTest {
+  private static final Instant T0 = Instant.parse("2026-11-22T10:00:00Z");
+  private static final Instant LATER = T0.plusSeconds(3600);
+
+  private final MovableClock clock = new MovableClock(T0);
+  private final ManualTimer timer = new ManualTimer();
+
+  @Test
+  void waitingClaimsAreServedByFirstArrivalNotByOrderOfComing() {
+    FairAdmission admission = admission(1, 10, () -> 0.5);
+    FairAdmission.Permit holder = admitted(admission.enter(T0, LATER));
+    List<Integer> served = new ArrayList<>();
+    List<CompletionStage<Entry>> waiting = new ArrayList<>();
+    int[] arrivals = {30, 10, 20, 5, 25};
+    for (int second : arrivals) {
+      CompletionStage<Entry> entry = admission.enter(T0.plusSeconds(second), LATER);
+      entry.thenAccept(e -> served.add(second));
+      waiting.add(entry);
+    }
+    assertThat(admission.queued()).isEqualTo(arrivals.length);
+    assertThat(served).isEmpty();
+
+    holder.release(Result.SUCCESS);
+    for (int i = 0; i < arrivals.length; i++) {
+      assertThat(served).hasSize(i + 1);
+      assertThat(admission.inFlight()).isEqualTo(1);
+      permitOfLastServed(waiting, arrivals, served).release(Result.SUCCESS);
+    }
+    assertThat(served).containsExactly(5, 10, 20, 25, 30);
+    assertThat(admission.inFlight()).isZero();
+    assertThat(admission.queued()).isZero();
+  }
+
+  @Test
+  void equalArrivalsAreServedInTheOrderTheyCame() {
+    FairAdmission admission = admission(1, 10, () -> 0.5);
+    FairAdmission.Permit holder = admitted(admission.enter(T0, LATER));
+    List<String> served = new ArrayList<>();
+    List<CompletionStage<Entry>> entries = new ArrayList<>();
+    for (String name : new String[] {"a", "b", "c"}) {
+      CompletionStage<Entry> entry = admission.enter(T0.plusSeconds(1), LATER);
+      entry.thenAccept(e -> served.add(name));
+      entries.add(entry);
+    }
+    holder.release(Result.SUCCESS);
+    for (CompletionStage<Entry> entry : entries) {
+      admitted(entry).release(Result.SUCCESS);
+    }
+    assertThat(served).containsExactly("a", "b", "c");
+  }
+
+  /** A full queue keeps the earliest arrivals: a later one is refused, an earlier one bumps it. */
+  @Test
+  void aFullQueueRefusesTheLatestArrival() {
+    FairAdmission admission = admission(1, 2, () -> 0.5);
+    FairAdmission.Permit holder = admitted(admission.enter(T0, LATER));
+    CompletionStage<Entry> a = admission.enter(T0.plusSeconds(10), LATER);
+    CompletionStage<Entry> c = admission.enter(T0.plusSeconds(30), LATER);
+    CompletionStage<Entry> b = admission.enter(T0.plusSeconds(20), LATER);
+
+    assertThat(refused(c).reason()).isEqualTo(Reason.QUEUE_FULL);
+    assertThat(admission.queued()).isEqualTo(2);
+    CompletionStage<Entry> d = admission.enter(T0.plusSeconds(40), LATER);
+    assertThat(refused(d).reason()).isEqualTo(Reason.QUEUE_FULL);
+    assertThat(admission.queued()).isEqualTo(2);
+    assertThat(admission.refused(Reason.QUEUE_FULL)).isEqualTo(2);
+
+    holder.release(Result.SUCCESS);
+    admitted(a).release(Result.SUCCESS);
+    admitted(b).release(Result.SUCCESS);
+    assertThat(admission.inFlight()).isZero();
+  }
+
+  @Test
+  void withNoRoomToWaitOnlyAFreeSlotAdmits() {
+    FairAdmission admission = admission(2, 0, () -> 0.5);
+    FairAdmission.Permit first = admitted(admission.enter(T0, LATER));
+    admitted(admission.enter(T0, LATER));
+    assertThat(refused(admission.enter(T0, LATER)).reason()).isEqualTo(Reason.QUEUE_FULL);
+    first.release(Result.DROPPED);
+    admitted(admission.enter(T0, LATER));
+  }
+
+  @Test
+  void aClaimWaitsNoLongerThanItsWaitAllows() {
+    FairAdmission admission = admission(1, 10, () -> 0.5);
+    FairAdmission.Permit holder = admitted(admission.enter(T0, LATER));
+    CompletionStage<Entry> waiting = admission.enter(T0.plusSeconds(1), T0.plusSeconds(2));
+    CompletionStage<Entry> patient = admission.enter(T0.plusSeconds(2), LATER);
+
+    clock.move(Duration.ofMillis(1_999));
+    timer.fireDue();
+    assertThat(waiting.toCompletableFuture()).isNotDone();
+    clock.move(Duration.ofMillis(1));
+    timer.fireDue();
+    assertThat(refused(waiting).reason()).isEqualTo(Reason.DEADLINE);
+    assertThat(admission.queued()).isEqualTo(1);
+
+    holder.release(Result.SUCCESS);
+    admitted(patient).release(Result.SUCCESS);
+    assertThat(timer.pending()).isZero(); // the admitted claim's timer was cancelled
+    assertThat(admission.inFlight()).isZero();
+  }
+
+  @Test
+  void aClaimWithNoTimeLeftIsRefusedRatherThanQueued() {
+    FairAdmission admission = admission(1, 10, () -> 0.5);
+    admitted(admission.enter(T0, LATER));
+    assertThat(refused(admission.enter(T0, T0)).reason()).isEqualTo(Reason.DEADLINE);
+    assertThat(admission.queued()).isZero();
+  }
+
+  /**
+   * With claims held 100 ms each and a limit of 2, slots free at 20 per second: the claim with three
+   * before it expects its turn after 200 ms, so with 150 ms left it is refused at once, and told to
+   * come back after its expected turn plus jitter (half the spread of at least a second).
+   */
+  @Test
+  void aClaimWhoseTurnWouldComeTooLateIsRefusedAtOnce() {
+    FairAdmission admission = admission(2, 10, () -> 0.5);
+    measureHoldTime(admission, Duration.ofMillis(100));
+    assertThat(admission.drainRate()).isEqualTo(20.0);
+    admitted(admission.enter(T0, LATER));
+    admitted(admission.enter(T0, LATER));
+    for (int i = 0; i < 3; i++) {
+      assertThat(admission.enter(T0, LATER).toCompletableFuture()).isNotDone();
+    }
+
+    Entry.Refused refused = refused(admission.enter(T0, clock.instant().plusMillis(150)));
+
+    assertThat(refused.reason()).isEqualTo(Reason.DEADLINE);
+    assertThat(refused.retryAfter()).isEqualTo(Duration.ofMillis(200 + 500));
+    assertThat(admission.enter(T0, clock.instant().plusMillis(250)).toCompletableFuture())
+        .isNotDone(); // its turn comes just in time
+    assertThat(admission.queued()).isEqualTo(4);
+  }
+
+  /** Retry-After: the expected turn plus up to half of it (at least a second) more, capped. */
+  @Test
+  void retryAfterFollowsThePlaceInLineAndIsSpreadByJitter() {
+    Iterator<Double> draws = List.of(0.0, 0.999, 0.0, 0.5).iterator();
+    FairAdmission admission = admission(1, 50, draws::next);
+    measureHoldTime(admission, Duration.ofMillis(100));
+    admitted(admission.enter(T0, LATER));
+    for (int i = 0; i < 50; i++) {
+      admission.enter(T0, LATER);
+    }
+    // 50 wait before a later arrival: its turn comes after 51 holds of 100 ms.
+    Duration lowest = refused(admission.enter(T0.plusSeconds(1), LATER)).retryAfter();
+    Duration highest = refused(admission.enter(T0.plusSeconds(1), LATER)).retryAfter();
+    assertThat(lowest).isEqualTo(Duration.ofMillis(5_100));
+    assertThat(highest).isBetween(Duration.ofMillis(7_640), Duration.ofMillis(7_650));
+
+    FairAdmission soon = admission(1, 0, draws::next);
+    measureHoldTime(soon, Duration.ofMillis(100));
+    admitted(soon.enter(T0, LATER));
+    assertThat(refused(soon.enter(T0, LATER)).retryAfter()).isEqualTo(Duration.ofMillis(100));
+    assertThat(refused(soon.enter(T0, LATER)).retryAfter()).isEqualTo(Duration.ofMillis(600));
+  }
+
+  @Test
+  void retryAfterIsCappedAndSpreadEvenBeforeAnyClaimWasMeasured() {
+    FairAdmission unmeasured = admission(1, 0, () -> 0.75);
+    admitted(unmeasured.enter(T0, LATER));
+    assertThat(refused(unmeasured.enter(T0, LATER)).retryAfter()).isEqualTo(Duration.ofMillis(750));
+
+    FairAdmission slow = admission(1, 0, () -> 0.0);
+    measureHoldTime(slow, Duration.ofMinutes(5));
+    admitted(slow.enter(T0, LATER));
+    assertThat(refused(slow.enter(T0, LATER)).retryAfter()).isEqualTo(Duration.ofSeconds(30));
+  }
+
+  @Test
+  void drainRefusesTheWaitingAndEveryLaterClaim() {
+    FairAdmission admission = admission(1, 10, () -> 0.5);
+    FairAdmission.Permit holder = admitted(admission.enter(T0, LATER));
+    CompletionStage<Entry> a = admission.enter(T0, LATER);
+    CompletionStage<Entry> b = admission.enter(T0, LATER);
+
+    admission.drain();
+
+    assertThat(refused(a).reason()).isEqualTo(Reason.SHUTTING_DOWN);
+    assertThat(refused(b).reason()).isEqualTo(Reason.SHUTTING_DOWN);
+    assertThat(refused(admission.enter(T0, LATER)).reason()).isEqualTo(Reason.SHUTTING_DOWN);
+    assertThat(admission.inFlight()).isEqualTo(1);
+    holder.release(Result.SUCCESS);
+    assertThat(admission.inFlight()).isZero();
+    assertThat(admission.refused(Reason.SHUTTING_DOWN)).isEqualTo(3);
+    assertThat(timer.pending()).isZero();
+  }
+
+  @Test
+  void aPermitIsReleasedOnlyOnce() {
+    FairAdmission admission = admission(1, 10, () -> 0.5);
+    FairAdmission.Permit holder = admitted(admission.enter(T0, LATER));
+    CompletionStage<Entry> a = admission.enter(T0, LATER);
+    CompletionStage<Entry> b = admission.enter(T0, LATER);
+
+    holder.release(Result.SUCCESS);
+    holder.release(Result.SUCCESS);
+
+    assertThat(a.toCompletableFuture()).isDone();
+    assertThat(b.toCompletableFuture()).isNotDone();
+    assertThat(admission.inFlight()).isEqualTo(1);
+  }
+
+  /** A caller who goes away while waiting leaves the line; one admitted meanwhile gives it back. */
+  @Test
+  void aWithdrawnClaimGivesUpItsPlace() {
+    FairAdmission admission = admission(1, 10, () -> 0.5);
+    FairAdmission.Permit holder = admitted(admission.enter(T0, LATER));
+    CompletionStage<Entry> gone = admission.enter(T0, LATER);
+    CompletionStage<Entry> next = admission.enter(T0.plusSeconds(1), LATER);
+
+    gone.toCompletableFuture().cancel(false);
+    assertThat(admission.queued()).isEqualTo(1);
+    holder.release(Result.SUCCESS);
+    admitted(next).release(Result.SUCCESS);
+    assertThat(admission.inFlight()).isZero();
+    assertThat(timer.pending()).isZero();
+  }
+
+  /**
+   * Many threads entering and releasing at once: every claim is admitted exactly once, never more
+   * than the limit at a time, and nothing is left waiting or held.
+   */
+  @Test
+  void underConcurrencyTheLimitHoldsAndEveryClaimIsServedOnce() throws Exception {
+    int limit = 4;
+    int threads = 8;
+    int perThread = 2_000;
+    FairAdmission admission = admission(limit, threads * perThread, () -> 0.5);
+    AtomicInteger running = new AtomicInteger();
+    AtomicInteger mostRunning = new AtomicInteger();
+    AtomicInteger served = new AtomicInteger();
+    ExecutorService pool = Executors.newFixedThreadPool(threads);
+    try {
+      List<Future<?>> done = new ArrayList<>();
+      for (int t = 0; t < threads; t++) {
+        done.add(
+            pool.submit(
+                () -> {
+                  List<CompletableFuture<Void>> mine = new ArrayList<>();
+                  for (int i = 0; i < perThread; i++) {
+                    mine.add(
+                        admission
+                            .enter(T0.plusMillis(i), LATER)
+                            .toCompletableFuture()
+                            .thenAccept(
+                                entry -> {
+                                  int now = running.incrementAndGet();
+                                  mostRunning.accumulateAndGet(now, Math::max);
+                                  served.incrementAndGet();
+                                  running.decrementAndGet();
+                                  ((Entry.Admitted) entry).permit().release(Result.SUCCESS);
+                                }));
+                  }
+                  mine.forEach(CompletableFuture::join);
+                  return null;
+                }));
+      }
+      for (Future<?> f : done) {
+        f.get(120, TimeUnit.SECONDS);
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(served).hasValue(threads * perThread);
+    assertThat(mostRunning.get()).isBetween(1, limit);
+    assertThat(admission.inFlight()).isZero();
+    assertThat(admission.queued()).isZero();
+  }
+
+  @Test
+  void adaptiveLimitsStartWithinTheirBounds() {
+    for (String limit : AdmissionConfig.LIMITS) {
+      AdmissionConfig config =
+          new AdmissionConfig(
+              limit, 20, 8, 64, 16, Duration.ZERO, Duration.ofSeconds(30), 0.5, 0.05,
+              AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10));
+      assertThat(AdmissionFactory.limiter(config).getLimit()).as(limit).isEqualTo(20);
+    }
+  }
+
+  /** Admits and releases one claim held for {@code hold}, so that the drain rate is measured. */
+  private void measureHoldTime(FairAdmission admission, Duration hold) {
+    FairAdmission.Permit permit = admitted(admission.enter(clock.instant(), LATER));
+    clock.move(hold);
+    permit.release(Result.SUCCESS);
+  }
+
+  private FairAdmission admission(int limit, int maxQueued, DoubleSupplier random) {
+    AdmissionConfig config =
+        new AdmissionConfig(
+            "fixed", limit, 1, limit, maxQueued, Duration.ZERO, Duration.ofSeconds(30), 0.5, 1,
+            AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10));
+    return new FairAdmission(config, AdmissionFactory.limiter(config), clock, timer, random);
+  }
+
+  private static FairAdmission.Permit admitted(CompletionStage<Entry> entry) {
+    CompletableFuture<Entry> done = entry.toCompletableFuture();
+    assertThat(done).isDone();
+    assertThat(done.join()).isInstanceOf(Entry.Admitted.class);
+    return ((Entry.Admitted) done.join()).permit();
+  }
+
+  private static Entry.Refused refused(CompletionStage<Entry> entry) {
+    CompletableFuture<Entry> done = entry.toCompletableFuture();
+    assertThat(done).isDone();
+    assertThat(done.join()).isInstanceOf(Entry.Refused.class);
+    return (Entry.Refused) done.join();
+  }
+
+  private static FairAdmission.Permit permitOfLastServed(
+      List<CompletionStage<Entry>> waiting, int[] arrivals, List<Integer> served) {
+    int second = served.get(served.size() - 1);
+    for (int i = 0; i < arrivals.length; i++) {
+      if (arrivals[i] == second) {
+        return admitted(waiting.get(i));
+      }
+    }
+    throw new AssertionError("no claim arrived at " + second);
+  }
+
+  /** A timer that fires only when told, by the movable clock. */
+  private final class ManualTimer implements WaitTimer {
+    private final List<Scheduled> scheduled = new ArrayList<>();
+
+    private record Scheduled(Instant due, Runnable action, boolean[] cancelled) {}
+
+    @Override
+    public synchronized Runnable schedule(Duration delay, Runnable action) {
+      Scheduled s = new Scheduled(clock.instant().plus(delay), action, new boolean[1]);
+      scheduled.add(s);
+      return () -> {
+        synchronized (ManualTimer.this) {
+          s.cancelled()[0] = true;
+          scheduled.remove(s);
+        }
+      };
+    }
+
+    void fireDue() {
+      List<Scheduled> due = new ArrayList<>();
+      synchronized (this) {
+        for (Scheduled s : scheduled) {
+          if (!s.due().isAfter(clock.instant())) {
+            due.add(s);
+          }
+        }
+        scheduled.removeAll(due);
+      }
+      due.forEach(s -> s.action().run());
+    }
+
+    synchronized int pending() {
+      return scheduled.size();
+    }
+  }
+}

@@ -1,0 +1,120 @@
+package flashclaim.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flashclaim.testing.MovableClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * G7's ticket: good only for the user and campaign it was issued to, until it expires; anything
+ * else (forged, tampered with, malformed) is no ticket at all, never an error.
+ */
+class TicketCodecTest {
+  private static final String SECRET = "ticket-secret-for-flashclaim-tests-0123456789";
+  private static final Instant FIRST = Instant.parse("2026-11-22T10:00:00.123Z");
+
+  private final MovableClock clock = new MovableClock(FIRST.plusSeconds(5));
+  private final TicketCodec codec = new TicketCodec(config(SECRET), clock);
+
+  @Test
+  void acceptsItsOwnTicketForTheSameUserAndCampaign() {
+    Ticket ticket = codec.first(FIRST);
+    String text = codec.encode("sale", "alice", ticket);
+
+    assertThat(codec.decode(text, "sale", "alice")).contains(ticket);
+    assertThat(ticket.firstArrival()).isEqualTo(FIRST);
+    assertThat(ticket.expiresAt()).isEqualTo(FIRST.plus(Duration.ofMinutes(10)));
+    assertThat(text).doesNotContain("alice").hasSizeLessThanOrEqualTo(TicketCodec.MAX_LENGTH);
+  }
+
+  @Test
+  void refusesAnotherUsersOrCampaignsTicket() {
+    String text = codec.encode("sale", "alice", codec.first(FIRST));
+
+    assertThat(codec.decode(text, "sale", "bob")).isEmpty();
+    assertThat(codec.decode(text, "other-sale", "alice")).isEmpty();
+    assertThat(codec.decode(text, "sale", "Alice")).isEmpty();
+  }
+
+  @Test
+  void refusesAnExpiredTicket() {
+    String text = codec.encode("sale", "alice", codec.first(FIRST));
+    clock.move(Duration.ofMinutes(10).minusSeconds(5).minusMillis(1));
+    assertThat(codec.decode(text, "sale", "alice")).isPresent();
+    clock.move(Duration.ofMillis(1));
+    assertThat(codec.decode(text, "sale", "alice")).isEmpty();
+  }
+
+  @Test
+  void refusesATicketSignedWithAnotherSecret() {
+    TicketCodec forger = new TicketCodec(config(SECRET + "-not-ours"), clock);
+    String forged = forger.encode("sale", "alice", forger.first(FIRST.minusSeconds(60)));
+
+    assertThat(forger.decode(forged, "sale", "alice")).isPresent();
+    assertThat(codec.decode(forged, "sale", "alice")).isEmpty();
+  }
+
+  /** Every single-character change anywhere in the text, and every cut, is refused. */
+  @Test
+  void refusesEveryTamperedTicket() {
+    String text = codec.encode("sale", "alice", codec.first(FIRST));
+    List<String> tampered = new ArrayList<>();
+    String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=";
+    for (int i = 0; i < text.length(); i++) {
+      for (char c : alphabet.toCharArray()) {
+        if (c != text.charAt(i)) {
+          tampered.add(text.substring(0, i) + c + text.substring(i + 1));
+        }
+      }
+      tampered.add(text.substring(0, i));
+    }
+    tampered.add(text + "A");
+    tampered.add(text + ".");
+
+    assertThat(tampered).hasSizeGreaterThan(4_000);
+    assertThat(tampered).allSatisfy(t -> assertThat(codec.decode(t, "sale", "alice")).isEmpty());
+  }
+
+  /** A ticket whose arrival is moved earlier, re-signed without the secret, is refused. */
+  @Test
+  void refusesATicketWithAnEarlierArrivalSpliced() {
+    String mine = codec.encode("sale", "alice", codec.first(FIRST));
+    String earlier = codec.encode("sale", "bob", codec.first(FIRST.minusSeconds(60)));
+    String[] a = mine.split("\\.");
+    String[] b = earlier.split("\\.");
+
+    assertThat(codec.decode(a[0] + "." + b[1] + "." + a[2], "sale", "alice")).isEmpty();
+    assertThat(codec.decode(earlier, "sale", "alice")).isEmpty();
+  }
+
+  @Test
+  void malformedTextIsNoTicket() {
+    String tooLong = "1." + "A".repeat(TicketCodec.MAX_LENGTH);
+    for (String text :
+        new String[] {
+          null, "", ".", "..", "1", "1.", "1..", "2.AAAAAAAAAAAAAAAAAAAAAA.AAAA", "1.%%%.$$$",
+          "1.AAAA.AAAA", "1.AAAAAAAAAAAAAAAAAAAAAA.AAAA.AAAA", "1.\u00e9\u00e9.\u00e9", tooLong,
+          "1.AAAAAAAAAAAAAAAAAAAAAA==.AAAA", " 1.AAAAAAAAAAAAAAAAAAAAAA.AAAA"
+        }) {
+      assertThat(codec.decode(text, "sale", "alice")).as(String.valueOf(text)).isEmpty();
+    }
+  }
+
+  @Test
+  void anArrivalAheadOfThisClockCountsAsNow() {
+    Instant now = clock.instant();
+    assertThat(codec.first(now.plusSeconds(2)).arrivalNoLaterThan(now)).isEqualTo(now);
+    assertThat(codec.first(now.minusSeconds(2)).arrivalNoLaterThan(now))
+        .isEqualTo(now.minusSeconds(2));
+  }
+
+  static AdmissionConfig config(String secret) {
+    return new AdmissionConfig(
+        "fixed", 1, 1, 1, 0, Duration.ZERO, Duration.ofSeconds(30), 0.5, 1, secret,
+        Duration.ofMinutes(10));
+  }
+}

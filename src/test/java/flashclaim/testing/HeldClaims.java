@@ -1,0 +1,65 @@
+package flashclaim.testing;
+
+import flashclaim.campaign.CampaignId;
+import flashclaim.claim.ClaimListener;
+import flashclaim.claim.ClaimOutcome;
+import io.micronaut.context.annotation.Requires;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Test-only observer of claims, present where {@value #PROPERTY} is true: it records the codes
+ * claimed per campaign in the order the claims were served, across all instances of the test JVM,
+ * and holds the claims of a {@link #hold held} campaign in flight (their coupon already taken)
+ * until the test {@link #release releases} it, at most a minute.
+ */
+@Singleton
+@Requires(property = HeldClaims.PROPERTY, value = "true")
+public final class HeldClaims implements ClaimListener {
+  public static final String PROPERTY = "flashclaim.test.held-claims";
+  private static final Map<String, CountDownLatch> HELD = new ConcurrentHashMap<>();
+  private static final Map<String, List<String>> SERVED = new ConcurrentHashMap<>();
+
+  /** From now on, claims of {@code campaign} stay in flight until it is released. */
+  public static void hold(String campaign) {
+    HELD.put(campaign, new CountDownLatch(1));
+  }
+
+  /** Lets the held claims of {@code campaign}, and later ones, answer. */
+  public static void release(String campaign) {
+    CountDownLatch latch = HELD.remove(campaign);
+    if (latch != null) {
+      latch.countDown();
+    }
+  }
+
+  /** The codes claimed in {@code campaign}, in the order the claims were served. */
+  public static List<String> served(String campaign) {
+    return List.copyOf(SERVED.getOrDefault(campaign, List.of()));
+  }
+
+  @Override
+  public void claimed(CampaignId campaign, ClaimOutcome outcome, Duration took) {
+    if (outcome instanceof ClaimOutcome.Claimed claimed) {
+      SERVED
+          .computeIfAbsent(campaign.value(), c -> new CopyOnWriteArrayList<>())
+          .add(claimed.claim().code().value());
+    }
+    CountDownLatch latch = HELD.get(campaign.value());
+    if (latch != null) {
+      try {
+        if (!latch.await(60, TimeUnit.SECONDS)) {
+          throw new IllegalStateException("campaign " + campaign + " never released");
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}
