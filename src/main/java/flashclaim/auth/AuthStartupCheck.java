@@ -1,5 +1,6 @@
 package flashclaim.auth;
 
+import flashclaim.admission.AdmissionConfig;
 import flashclaim.redemption.WebhookConfig;
 import flashclaim.store.firestore.FirestoreConfig;
 import flashclaim.store.postgres.PostgresConfig;
@@ -28,6 +29,7 @@ final class AuthStartupCheck {
       TokenPolicy policy,
       AuthConfig auth,
       WebhookConfig webhooks,
+      AdmissionConfig admission,
       FirestoreConfig firestore,
       PostgresConfig postgres,
       @Property(name = "flashclaim.store", defaultValue = "firestore") String store,
@@ -39,7 +41,7 @@ final class AuthStartupCheck {
     }
     requireOnlyTheModesSignature(policy.mode(), beans);
     DevelopmentSecrets.check(
-        DevelopmentSecrets.configured(policy, auth, webhooks),
+        DevelopmentSecrets.configured(policy, auth, webhooks, admission),
         DevelopmentSecrets.Store.of(store, firestore, postgres));
   }
 

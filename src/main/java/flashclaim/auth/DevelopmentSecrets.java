@@ -2,6 +2,7 @@ package flashclaim.auth;
 
 import static flashclaim.auth.AuthConfig.setting;
 
+import flashclaim.admission.AdmissionConfig;
 import flashclaim.redemption.WebhookConfig;
 import flashclaim.store.firestore.FirestoreConfig;
 import flashclaim.store.postgres.PostgresConfig;
@@ -53,7 +54,8 @@ final class DevelopmentSecrets {
   private DevelopmentSecrets() {}
 
   /** The secrets this instance uses, one entry each. */
-  static List<Secret> configured(TokenPolicy policy, AuthConfig auth, WebhookConfig webhooks) {
+  static List<Secret> configured(
+      TokenPolicy policy, AuthConfig auth, WebhookConfig webhooks, AdmissionConfig admission) {
     List<Secret> secrets = new ArrayList<>();
     if (policy.mode() == AuthMode.LOCAL) {
       secrets.add(
@@ -62,6 +64,11 @@ final class DevelopmentSecrets {
     secrets.add(
         new Secret(
             "flashclaim.webhooks.secret", webhooks.secret(), WebhookConfig.DEVELOPMENT_SECRET));
+    secrets.add(
+        new Secret(
+            "flashclaim.admission.ticket-secret",
+            admission.ticketSecret(),
+            AdmissionConfig.DEVELOPMENT_SECRET));
     return secrets;
   }
 

@@ -34,6 +34,8 @@ class StartupRefusalTest {
   private static final String REFUSAL = "flashclaim did not start:";
   private static final String HS256 = "flashclaim.auth.hs256-secret";
   private static final String WEBHOOKS = "flashclaim.webhooks.secret";
+  private static final String TICKETS = "flashclaim.admission.ticket-secret";
+  private static final String OWN_TICKET_SECRET = "a-ticket-secret-of-this-deployment-0123456789";
   private static final String REAL_PROJECT = "flashclaim-production";
 
   /** A configuration: environment variables and system properties of the service's JVM. */
@@ -75,7 +77,10 @@ class StartupRefusalTest {
   }
 
   private static Config withOwnSecrets(Config config) {
-    return config.with(HS256, Tokens.SECRET).with(WEBHOOKS, Webhooks.SECRET);
+    return config
+        .with(HS256, Tokens.SECRET)
+        .with(WEBHOOKS, Webhooks.SECRET)
+        .with(TICKETS, OWN_TICKET_SECRET);
   }
 
   static Stream<Arguments> unsafeConfigurations() {
@@ -101,23 +106,31 @@ class StartupRefusalTest {
             "local mode with a short secret", onTheEmulator().with(HS256, "short-secret"), HS256),
         refused(
             "the development HS256 secret on a real Firestore project",
-            onARealProject().with(WEBHOOKS, Webhooks.SECRET),
+            onARealProject().with(WEBHOOKS, Webhooks.SECRET).with(TICKETS, OWN_TICKET_SECRET),
             HS256),
         refused(
             "the development webhook secret on a real Firestore project",
-            onARealProject().with(HS256, Tokens.SECRET),
+            onARealProject().with(HS256, Tokens.SECRET).with(TICKETS, OWN_TICKET_SECRET),
             WEBHOOKS),
         refused(
+            "the development ticket secret on a real Firestore project",
+            onARealProject().with(HS256, Tokens.SECRET).with(WEBHOOKS, Webhooks.SECRET),
+            TICKETS),
+        refused(
             "the development webhook secret in firebase mode on a real Firestore project",
-            onARealProject().withEnv("FLASHCLAIM_AUTH_MODE", "firebase"),
+            onARealProject()
+                .withEnv("FLASHCLAIM_AUTH_MODE", "firebase")
+                .with(TICKETS, OWN_TICKET_SECRET),
             WEBHOOKS),
         refused(
             "the development webhook secret, set explicitly, on a real Firestore project",
             onARealProject()
                 .with(HS256, Tokens.SECRET)
-                .with(WEBHOOKS, WebhookConfig.DEVELOPMENT_SECRET),
+                .with(WEBHOOKS, WebhookConfig.DEVELOPMENT_SECRET)
+                .with(TICKETS, OWN_TICKET_SECRET),
             WEBHOOKS),
-        refused("both development secrets on a PostgreSQL URL", onAPostgresUrl(), HS256, WEBHOOKS),
+        refused(
+            "every development secret on a PostgreSQL URL", onAPostgresUrl(), HS256, WEBHOOKS, TICKETS),
         refused(
             "security switched off",
             onTheEmulator().with("micronaut.security.enabled", "false"),
@@ -150,7 +163,7 @@ class StartupRefusalTest {
       assertThat(exit).as("exit code; output:%n%s", output).isNotNull().isNotZero();
       String refusal = refusalLine(output);
       assertThat(refusal).contains(settings);
-      for (String secret : List.of(HS256, WEBHOOKS)) {
+      for (String secret : List.of(HS256, WEBHOOKS, TICKETS)) {
         if (!settings.contains(secret)) {
           assertThat(refusal).doesNotContain(secret);
         }
