@@ -164,7 +164,7 @@ public final class FairAdmission {
         effects.add(latest.refuse(refusal(Reason.QUEUE_FULL, queue.size())));
       }
       if (queue.contains(waiter)) {
-        int ahead = queue.headSet(waiter, false).size();
+        int ahead = ahead(waiter);
         Duration wait = Duration.between(clock.instant(), waitUntil);
         if (wait.isNegative()
             || wait.isZero()
@@ -261,6 +261,25 @@ public final class FairAdmission {
     }
   }
 
+  /**
+   * How many waiting claims come before {@code waiter}, in time proportional to that number: a
+   * claim that arrives now is last (the common case), one with an early ticket is near the front.
+   * (A {@code headSet(waiter).size()} walks the whole head on every call.) Called under the lock.
+   */
+  private int ahead(Waiter waiter) {
+    if (queue.last() == waiter) {
+      return queue.size() - 1;
+    }
+    int ahead = 0;
+    for (Waiter w : queue) {
+      if (w == waiter) {
+        break;
+      }
+      ahead++;
+    }
+    return ahead;
+  }
+
   /** The end of a claim's wait, if it still waits. */
   private void expire(Waiter waiter) {
     Runnable refuse;
@@ -268,7 +287,7 @@ public final class FairAdmission {
       if (!queue.contains(waiter)) {
         return;
       }
-      int ahead = queue.headSet(waiter, false).size();
+      int ahead = ahead(waiter);
       queue.remove(waiter);
       refuse = waiter.refuse(refusal(Reason.DEADLINE, ahead));
     }
