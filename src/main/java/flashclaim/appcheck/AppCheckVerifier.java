@@ -148,8 +148,8 @@ public class AppCheckVerifier {
     try {
       JWTClaimsSet claims = processor.process(jwt, new KeysAtHand(set));
       return new AppCheckVerdict.Valid(claims.getSubject());
-    } catch (BadJOSEException | JOSEException e) {
-      return invalid(e.getMessage());
+    } catch (BadJOSEException | JOSEException | RuntimeException e) {
+      return invalid(e.getMessage()); // whatever a token holds, it is refused, never a 500
     }
   }
 

@@ -7,6 +7,8 @@ import com.nimbusds.jose.JOSEException;
 import com.nimbusds.jose.JOSEObjectType;
 import com.nimbusds.jose.JWSAlgorithm;
 import com.nimbusds.jose.JWSHeader;
+import com.nimbusds.jose.JWSObject;
+import com.nimbusds.jose.Payload;
 import com.nimbusds.jose.crypto.MACSigner;
 import com.nimbusds.jose.jwk.RSAKey;
 import com.nimbusds.jose.util.Base64URL;
@@ -273,11 +275,31 @@ class AppCheckTest extends MultiInstanceTest {
     }
     tokens.put("a genuine header and payload, no signature", parts[0] + "." + parts[1] + ".");
     tokens.put("a genuine token's signature on another payload", parts[0] + "." + Base64URL.encode("{\"sub\":\"x\"}") + "." + parts[2]);
+    tokens.put("signed, but the payload is not JSON", signedPayload(key, "not json"));
+    tokens.put("signed, expiry as text", signedPayload(key, genuinePayloadWith("\"exp\":\\d+", "\"exp\":\"tomorrow\"")));
+    tokens.put("signed, audience a number", signedPayload(key, genuinePayloadWith("\"aud\":\\[[^]]*]", "\"aud\":5")));
+    tokens.put("header not an object", Base64URL.encode("[1]") + "." + parts[1] + "." + parts[2]);
+    tokens.put("alg a number", Base64URL.encode("{\"alg\":5,\"kid\":\"key-1\"}") + "." + parts[1] + "." + parts[2]);
     tokens.put("garbage", "garbage");
     tokens.put("three dots of garbage", "a.b.c");
     tokens.put("a very long token", "x".repeat(4000));
     tokens.put("bearer prefix", "Bearer " + genuine);
     return tokens;
+  }
+
+  /** The JSON of genuine claims with the first match of {@code regex} replaced. */
+  private static String genuinePayloadWith(String regex, String replacement) {
+    String genuine = AppCheckIssuer.genuineClaims().build().toString();
+    String changed = genuine.replaceFirst(regex, replacement);
+    assertThat(changed).as(regex + " in " + genuine).isNotEqualTo(genuine);
+    return changed;
+  }
+
+  /** A JWS signed with the right key over any payload. */
+  private static String signedPayload(RSAKey key, String payload) throws JOSEException {
+    JWSObject jws = new JWSObject(AppCheckIssuer.genuineHeader(key).build(), new Payload(payload));
+    jws.sign(new com.nimbusds.jose.crypto.RSASSASigner(key));
+    return jws.serialize();
   }
 
   private static String rs512(RSAKey key) throws JOSEException {

@@ -145,7 +145,9 @@ public abstract class CampaignStatusContract extends MultiInstanceTest {
       assertThat(same.header("ETag")).isEqualTo(tag);
       assertThat(same.header("Cache-Control")).isEqualTo("private, max-age=1");
     }
-    assertThat(conditional(instance(0), "tagged", token, "W/\"0123\"").status()).isEqualTo(200);
+    for (String noMatch : List.of("W/\"0123\"", "\"", "W/", ",,,", "W/\"" + "f".repeat(4000) + "\"")) {
+      assertThat(conditional(instance(0), "tagged", token, noMatch).status()).as(noMatch).isEqualTo(200);
+    }
     // Another instance tags the same answer alike.
     assertThat(conditional(instance(1), "tagged", token, tag).status()).isEqualTo(304);
 
@@ -158,6 +160,21 @@ public abstract class CampaignStatusContract extends MultiInstanceTest {
     assertThat(changed.status()).isEqualTo(200);
     assertThat(changed.json()).containsEntry("remaining", 4);
     assertThat(changed.header("ETag")).isNotEqualTo(tag);
+  }
+
+  /** G6: a store that fails answers 503 with Retry-After, and the next request reads again. */
+  @Test
+  void aStoreThatFailsIsUnavailableWithRetryAfter() {
+    Api.createCampaign(instance(0), "outage", 1, 2);
+    try (ServiceInstance doomed = startInstance()) {
+      backend().cutOff(doomed);
+      for (int i = 0; i < 2; i++) {
+        Api.Response answer = status(doomed.url(), "outage", Tokens.user("u"));
+        assertProblem(answer, 503, "store-unavailable");
+        assertThat(answer.header("Retry-After")).isNotNull();
+      }
+      assertThat(doomed.context().getBean(CampaignStatusService.class).cachedCampaigns()).isZero();
+    }
   }
 
   @Test
