@@ -26,7 +26,9 @@ class ArchitectureTest {
               "flashclaim.audit..",
               "flashclaim.lock..",
               "flashclaim.redemption..",
-              "flashclaim.dashboard..")
+              "flashclaim.dashboard..",
+              "flashclaim.status..",
+              "flashclaim.appcheck..")
           .should()
           .dependOnClassesThat()
           .resideInAnyPackage(

@@ -2,6 +2,7 @@ package flashclaim.claim;
 
 import flashclaim.campaign.Campaign;
 import java.time.Duration;
+import java.time.Instant;
 
 /**
  * What a claim came to. Every expected result is a value; infrastructure faults are {@link
@@ -52,8 +53,12 @@ public sealed interface ClaimOutcome {
     }
   }
 
-  /** The campaign is not open at this moment. */
-  record NotOpen(Campaign.Window window) implements ClaimOutcome {
+  /**
+   * The campaign is not open at this moment: {@code window} says whether it has not started or has
+   * ended; {@code startsAt} and {@code endsAt} are its window (null where open-ended), for a
+   * countdown.
+   */
+  record NotOpen(Campaign.Window window, Instant startsAt, Instant endsAt) implements ClaimOutcome {
     @Override
     public Kind kind() {
       return Kind.NOT_OPEN;

@@ -77,7 +77,7 @@ public class ClaimService {
     Instant now = clock.instant();
     Campaign.Window window = campaign.windowAt(now);
     if (window != Campaign.Window.OPEN) {
-      return new ClaimOutcome.NotOpen(window);
+      return new ClaimOutcome.NotOpen(window, campaign.startsAt(), campaign.endsAt());
     }
     // With one coupon per user, the claim record of slot 0 is all there is to hold: the store's
     // commit fails on it (SlotTaken) for a user who holds one, and that is when the holdings are

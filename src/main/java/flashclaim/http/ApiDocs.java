@@ -39,7 +39,11 @@ final class ApiDocs {
   static final String FORBIDDEN =
       "{\"type\":\"urn:flashclaim:problem:forbidden\",\"title\":\"Forbidden\",\"status\":403,\"detail\":\"Forbidden\"}";
   static final String CAMPAIGN_NOT_OPEN =
-      "{\"type\":\"urn:flashclaim:problem:campaign-not-open\",\"title\":\"Campaign not open\",\"status\":403,\"detail\":\"the campaign starts at 2026-12-01T10:00:00Z\"}";
+      "{\"type\":\"urn:flashclaim:problem:campaign-not-open\",\"title\":\"Campaign not open\",\"status\":403,\"detail\":\"the campaign starts at 2026-12-01T10:00:00Z\",\"startsAt\":\"2026-12-01T10:00:00Z\",\"endsAt\":\"2026-12-01T12:00:00Z\"}";
+  static final String APP_CHECK_REQUIRED =
+      "{\"type\":\"urn:flashclaim:problem:app-check-required\",\"title\":\"App Check required\",\"status\":401,\"detail\":\"claims need a valid Firebase App Check token in the X-Firebase-AppCheck header\"}";
+  static final String APP_CHECK_DOC =
+      "A Firebase App Check token of the app. Checked when flashclaim.app-check.mode is monitor or enforce; in enforce mode a claim without a valid one gets 401 app-check-required.";
   static final String CAMPAIGN_NOT_FOUND =
       "{\"type\":\"urn:flashclaim:problem:campaign-not-found\",\"title\":\"Campaign not found\",\"status\":404,\"detail\":\"no campaign spring-sale\"}";
   static final String COUPON_NOT_FOUND =
@@ -302,6 +306,8 @@ final class ApiDocs {
       @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key",
           description = IDEMPOTENCY_KEY_DOC, schema = @Schema(type = "string", maxLength = 255)),
       @Parameter(in = ParameterIn.HEADER, name = ClaimAdmissionFilter.TICKET, description = TICKET_DOC,
+          schema = @Schema(type = "string")),
+      @Parameter(in = ParameterIn.HEADER, name = "X-Firebase-AppCheck", description = APP_CHECK_DOC,
           schema = @Schema(type = "string"))})
   @RequestBody(required = false, description = "none: a body is read (up to the size limit) and ignored")
   @ApiResponse(responseCode = "201", description = "Claimed: a new coupon",
@@ -313,12 +319,13 @@ final class ApiDocs {
         @ExampleObject(name = "invalid-request", value = INVALID_REQUEST),
         @ExampleObject(name = "idempotency-key-missing", value = IDEMPOTENCY_KEY_MISSING)
       }))
-  @ApiResponse(responseCode = "401", description = "No valid credentials: `unauthorized`",
+  @ApiResponse(responseCode = "401", description = "No valid credentials: `unauthorized`, or no valid App Check token: `app-check-required`; nothing changed",
       content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = Problem.class), examples = {
-        @ExampleObject(name = "unauthorized", value = UNAUTHORIZED)
+        @ExampleObject(name = "unauthorized", value = UNAUTHORIZED),
+        @ExampleObject(name = "app-check-required", value = APP_CHECK_REQUIRED)
       }))
-  @ApiResponse(responseCode = "403", description = "Not allowed: `campaign-not-open`",
-      content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = Problem.class), examples = {
+  @ApiResponse(responseCode = "403", description = "Not allowed: `campaign-not-open`, with the window (`startsAt`, `endsAt`) for a countdown",
+      content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = CampaignNotOpen.class), examples = {
         @ExampleObject(name = "campaign-not-open", value = CAMPAIGN_NOT_OPEN)
       }))
   @ApiResponse(responseCode = "404", description = "Not found: `campaign-not-found`",
@@ -382,6 +389,41 @@ final class ApiDocs {
       }))
   @SecurityRequirement(name = "bearer")
   @interface Holdings {}
+
+  /** The route's statuses and problem types. */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Operation(summary = "The campaign as an app shows it: phase, window, coupons remaining (at most about a second old)",
+      parameters = @Parameter(in = ParameterIn.HEADER, name = "If-None-Match", description = "The ETag of an earlier answer: 304 while it is still current",
+          schema = @Schema(type = "string")))
+  @ApiResponse(responseCode = "200", description = "OK; cacheable for max-age seconds (Cache-Control), with an ETag",
+      headers = {
+        @Header(name = "ETag", description = "a weak tag of the answer, without serverTime", schema = @Schema(type = "string")),
+        @Header(name = "Cache-Control", description = "private (or public) with max-age", schema = @Schema(type = "string"))
+      },
+      content = @Content(mediaType = "application/json", schema = @Schema(implementation = CampaignStatusController.StatusView.class)))
+  @ApiResponse(responseCode = "304", description = "Not modified: the If-None-Match tag is still current",
+      headers = @Header(name = "ETag", description = "the current tag", schema = @Schema(type = "string")))
+  @ApiResponse(responseCode = "400", description = "Invalid input (`invalid-request`: id malformed)",
+      content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = Problem.class), examples = {
+        @ExampleObject(name = "invalid-request", value = INVALID_REQUEST)
+      }))
+  @ApiResponse(responseCode = "401", description = "No valid credentials: `unauthorized`",
+      content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = Problem.class), examples = {
+        @ExampleObject(name = "unauthorized", value = UNAUTHORIZED)
+      }))
+  @ApiResponse(responseCode = "404", description = "Not found: `campaign-not-found`",
+      content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = Problem.class), examples = {
+        @ExampleObject(name = "campaign-not-found", value = CAMPAIGN_NOT_FOUND)
+      }))
+  @ApiResponse(responseCode = "503", description = "Retry after the `Retry-After` header's seconds: `overloaded`, `shutting-down`, `store-unavailable`",
+      headers = @Header(name = "Retry-After", description = "seconds to wait before a retry", required = true, schema = @Schema(type = "integer")),
+      content = @Content(mediaType = PROBLEM_JSON, schema = @Schema(implementation = Problem.class), examples = {
+        @ExampleObject(name = "overloaded", value = OVERLOADED),
+        @ExampleObject(name = "shutting-down", value = SHUTTING_DOWN),
+        @ExampleObject(name = "store-unavailable", value = STORE_UNAVAILABLE)
+      }))
+  @SecurityRequirement(name = "bearer")
+  @interface CampaignStatus {}
 
   /** The route's statuses and problem types. */
   @Retention(RetentionPolicy.RUNTIME)

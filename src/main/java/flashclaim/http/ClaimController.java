@@ -1,7 +1,6 @@
 package flashclaim.http;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
-import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CampaignId;
 import flashclaim.claim.Claim;
 import flashclaim.claim.ClaimOutcome;
@@ -70,12 +69,7 @@ final class ClaimController {
               HttpStatus.GONE, "sold-out", "Sold out", "no coupon of this campaign is left", path)
           .response();
     } else if (outcome instanceof ClaimOutcome.NotOpen notOpen) {
-      String detail =
-          notOpen.window() == Campaign.Window.NOT_STARTED
-              ? "the campaign has not started yet"
-              : "the campaign has ended";
-      return Problem.of(HttpStatus.FORBIDDEN, "campaign-not-open", "Campaign not open", detail, path)
-          .response();
+      return CampaignNotOpen.response(notOpen, path);
     } else if (outcome instanceof ClaimOutcome.UnknownCampaign) {
       return CampaignNotFound.response(id, path);
     } else if (outcome instanceof ClaimOutcome.Busy busy) {

@@ -5,11 +5,12 @@ import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
 
 /**
- * Headers of the dashboard's static files: the page handles an admin token, so it runs only its
- * own script and talks only to this service (no inline script, no other origin, no framing), and
- * browsers revalidate it so that a new version of the service serves a new page.
+ * Headers of the static pages (the dashboard, the reference claim page under {@code /app/}): they
+ * handle tokens, so they run only their own script and talk only to this service (no inline
+ * script, no other origin, no framing), and browsers revalidate them so that a new version of the
+ * service serves a new page.
  */
-@ServerFilter("/dashboard/**")
+@ServerFilter({"/dashboard/**", "/app/**"})
 final class DashboardPageFilter {
   static final String CONTENT_SECURITY_POLICY =
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"

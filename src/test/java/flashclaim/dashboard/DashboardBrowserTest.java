@@ -4,12 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import flashclaim.testing.Api;
 import flashclaim.testing.Claimer;
+import flashclaim.testing.HeadlessChromium;
 import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.TestEmulator;
 import flashclaim.testing.Tokens;
-import java.io.File;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,7 +20,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -32,9 +30,6 @@ import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
@@ -47,70 +42,31 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class DashboardBrowserTest {
-  static final String CHROMIUM = envOr("CHROMIUM_BINARY", "/usr/bin/chromium");
-  static final String CHROMEDRIVER = envOr("CHROMEDRIVER", "/usr/bin/chromedriver");
   static final Duration WAIT = Duration.ofSeconds(30);
   static final int COUPONS = 50;
 
   private ServiceInstance service;
-  private ChromeDriverService driverService;
+  private HeadlessChromium chromium;
   private WebDriver browser;
-  private Path profile;
 
   @BeforeAll
   void start() throws IOException {
-    for (String file : List.of(CHROMIUM, CHROMEDRIVER)) {
-      if (!new File(file).canExecute()) {
-        throw new IllegalStateException(
-            file
-                + " is missing: the dashboard's browser test needs Debian's Chromium and its driver."
-                + " Install them with `sudo apt-get install -y chromium chromium-driver` (.ci/run does"
-                + " it in CI), or point CHROMIUM_BINARY and CHROMEDRIVER at another Chromium and"
-                + " its matching chromedriver.");
-      }
-    }
     TestEmulator.reset();
     service = ServiceInstance.start(Map.of("flashclaim.claim.deadline", "30s"));
-    profile = Files.createTempDirectory("flashclaim-chromium-");
-    // The driver and the browser are given explicitly, so Selenium Manager never looks for (or
-    // downloads) either.
-    driverService =
-        new ChromeDriverService.Builder()
-            .usingDriverExecutable(new File(CHROMEDRIVER))
-            .usingAnyFreePort()
-            .build();
-    ChromeOptions options = new ChromeOptions();
-    options.setBinary(CHROMIUM);
-    options.addArguments(
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        // without these, Chromium's own connections are refused on a closed network
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        "--window-size=1200,1000",
-        "--user-data-dir=" + profile);
-    browser = new ChromeDriver(driverService, options);
+    chromium = HeadlessChromium.start(1200, 1000);
+    browser = chromium.browser();
   }
 
   @AfterAll
   void stop() throws IOException {
     try {
-      if (browser != null) {
-        browser.quit();
+      if (chromium != null) {
+        chromium.close();
       }
     } finally {
-      if (driverService != null) {
-        driverService.stop();
-      }
       if (service != null) {
         service.close();
       }
-      deleteTree(profile);
     }
   }
 
@@ -261,25 +217,5 @@ class DashboardBrowserTest {
     Map<String, String> shown = new java.util.TreeMap<>();
     ids.keySet().forEach(id -> shown.put(id, element(id).getText()));
     return shown;
-  }
-
-  private static String envOr(String name, String fallback) {
-    String value = System.getenv(name);
-    return value == null || value.isBlank() ? fallback : value;
-  }
-
-  private static void deleteTree(Path root) throws IOException {
-    if (root == null || !Files.exists(root)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(root)) {
-      paths.sorted(Comparator.reverseOrder()).forEach(p -> {
-        try {
-          Files.deleteIfExists(p);
-        } catch (IOException e) {
-          throw new UncheckedIOException(e);
-        }
-      });
-    }
   }
 }

@@ -41,7 +41,7 @@ class LiveClaimCountersTest {
     counters.claimed(SALE, new ClaimOutcome.Claimed(claim), TOOK);
     counters.claimed(SALE, new ClaimOutcome.AlreadyHeld(claim), TOOK);
     counters.claimed(SALE, new ClaimOutcome.SoldOut(), TOOK);
-    counters.claimed(SALE, new ClaimOutcome.NotOpen(Campaign.Window.ENDED), TOOK);
+    counters.claimed(SALE, new ClaimOutcome.NotOpen(Campaign.Window.ENDED, null, null), TOOK);
     counters.claimed(SALE, new ClaimOutcome.Busy(Duration.ofSeconds(1)), TOOK);
     counters.failed(SALE, new RuntimeException("store down"), TOOK);
     CampaignId unknown = new CampaignId("made-up");

@@ -77,7 +77,8 @@ class BadInputTest {
     ADD_COUPONS("POST", "/v1/admin/campaigns/%s/coupons", true),
     AUDIT("GET", "/v1/admin/campaigns/%s/audit", true),
     CLAIM("POST", "/v1/campaigns/%s/claims", false),
-    MINE("GET", "/v1/campaigns/%s/claims/me", false);
+    MINE("GET", "/v1/campaigns/%s/claims/me", false),
+    STATUS("GET", "/v1/campaigns/%s", false);
 
     final String method;
     final String template;
@@ -560,7 +561,7 @@ class BadInputTest {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"/v1", "/v1/admin", "/v1/campaigns", "/v1/campaigns/$C", "/v1/nothing/here"})
+  @ValueSource(strings = {"/v1", "/v1/admin", "/v1/campaigns", "/v1/campaigns/$C/nothing", "/v1/nothing/here"})
   void unknownPathIsNotFound(String path) {
     Api.Response response = send(request(path.replace("$C", campaign), Tokens.admin()).GET());
 

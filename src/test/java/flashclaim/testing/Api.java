@@ -9,6 +9,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
@@ -101,8 +102,17 @@ public final class Api {
    * a retry adds nothing twice, and a 409 after a retried create means the first one landed.
    */
   public static void createCampaign(URI base, String id, int perUserLimit, int coupons) {
+    createCampaign(base, id, perUserLimit, coupons, null, null);
+  }
+
+  /** As {@link #createCampaign(URI, String, int, int)}, open from {@code startsAt} to {@code endsAt} (null: open-ended). */
+  public static void createCampaign(
+      URI base, String id, int perUserLimit, int coupons, Instant startsAt, Instant endsAt) {
     String campaign =
-        "{\"id\":\"" + id + "\",\"name\":\"" + id + "\",\"perUserLimit\":" + perUserLimit + "}";
+        "{\"id\":\"" + id + "\",\"name\":\"" + id + "\",\"perUserLimit\":" + perUserLimit
+            + (startsAt == null ? "" : ",\"startsAt\":\"" + startsAt + "\"")
+            + (endsAt == null ? "" : ",\"endsAt\":\"" + endsAt + "\"")
+            + "}";
     Response created = postRetrying503(base, "/v1/admin/campaigns", campaign);
     if (created.status() != 201 && created.status() != 409) {
       throw new IllegalStateException("create campaign: " + created);
