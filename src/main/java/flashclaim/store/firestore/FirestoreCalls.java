@@ -14,7 +14,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
-/** The one way this adapter waits for Firestore: always with a timeout, faults wrapped once. */
+/**
+ * The one way this adapter waits for Firestore: always with a timeout, faults wrapped once. A call
+ * whose timeout is zero (its deadline has passed, see {@link flashclaim.Deadline#timeout}) does not
+ * start.
+ */
 final class FirestoreCalls {
   private FirestoreCalls() {}
 
@@ -53,6 +57,9 @@ final class FirestoreCalls {
       Duration timeout,
       String what,
       boolean expectedIsValue) {
+    if (timeout.isZero() || timeout.isNegative()) {
+      throw new StoreException("no time was left to " + what, null);
+    }
     ApiFuture<? extends T> call = start(start, what);
     try {
       return new Attempt<>(Status.Code.OK, call.get(timeout.toMillis(), TimeUnit.MILLISECONDS));

@@ -4,6 +4,7 @@ import static flashclaim.store.firestore.FirestoreCalls.await;
 
 import com.google.cloud.firestore.DocumentSnapshot;
 import com.google.cloud.firestore.Firestore;
+import flashclaim.Deadline;
 import flashclaim.StoreException;
 import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CampaignId;
@@ -49,9 +50,12 @@ final class FirestoreCampaignStore implements CampaignStore {
   }
 
   @Override
-  public Optional<Campaign> find(CampaignId id) {
+  public Optional<Campaign> find(CampaignId id, Deadline deadline) {
     DocumentSnapshot doc =
-        await(() -> FirestoreLayout.campaign(db, id).get(), config.callTimeout(), "read a campaign");
+        await(
+            () -> FirestoreLayout.campaign(db, id).get(),
+            deadline.timeout(config.callTimeout()),
+            "read a campaign");
     if (!doc.exists()) {
       return Optional.empty();
     }

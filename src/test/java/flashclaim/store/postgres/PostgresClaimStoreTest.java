@@ -2,6 +2,7 @@ package flashclaim.store.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flashclaim.Deadline;
 import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CampaignService;
@@ -15,6 +16,7 @@ import flashclaim.testing.TestPostgres;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterAll;
@@ -30,6 +32,7 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PostgresClaimStoreTest {
   private static final Duration DEADLINE = Duration.ofMillis(700);
+  private static final Clock CLOCK = Clock.systemUTC();
 
   private final StoreBackend backend = new PostgresBackend();
   private ServiceInstance instance;
@@ -66,17 +69,17 @@ class PostgresClaimStoreTest {
           ResultSet ignored = executeQuery(lock, campaign.id().value())) {
         Instant started = Instant.now();
         ClaimStore.Attempt attempt =
-            store.tryClaim(campaign, new UserId("waiter"), 0, started.plus(DEADLINE));
+            store.tryClaim(campaign, new UserId("waiter"), 0, Deadline.after(started, DEADLINE, CLOCK));
         assertThat(attempt).isInstanceOf(ClaimStore.Attempt.Contended.class);
         assertThat(Duration.between(started, Instant.now())).isLessThan(DEADLINE.plusMillis(500));
       }
       inFlight.rollback(); // the claims in flight gave their coupons back
     }
-    assertThat(store.tryClaim(campaign, new UserId("waiter"), 0, Instant.now().plus(DEADLINE)))
+    assertThat(store.tryClaim(campaign, new UserId("waiter"), 0, deadline()))
         .isInstanceOf(ClaimStore.Attempt.Won.class);
-    assertThat(store.tryClaim(campaign, new UserId("second"), 0, Instant.now().plus(DEADLINE)))
+    assertThat(store.tryClaim(campaign, new UserId("second"), 0, deadline()))
         .isInstanceOf(ClaimStore.Attempt.Won.class);
-    assertThat(store.tryClaim(campaign, new UserId("third"), 0, Instant.now().plus(DEADLINE)))
+    assertThat(store.tryClaim(campaign, new UserId("third"), 0, deadline()))
         .isInstanceOf(ClaimStore.Attempt.NoneLeft.class);
     assertThat(backend.claims(campaign.id().value())).hasSize(2);
   }
@@ -97,20 +100,24 @@ class PostgresClaimStoreTest {
         lock.executeQuery().close();
       }
       Instant started = Instant.now();
-      ClaimStore.Attempt attempt = store.tryClaim(campaign, user, 0, started.plus(DEADLINE));
+      ClaimStore.Attempt attempt = store.tryClaim(campaign, user, 0, Deadline.after(started, DEADLINE, CLOCK));
       Duration took = Duration.between(started, Instant.now());
       assertThat(attempt).isInstanceOf(ClaimStore.Attempt.Contended.class);
       assertThat(took).isGreaterThanOrEqualTo(DEADLINE.minusMillis(50)).isLessThan(DEADLINE.plusMillis(500));
-      assertThat(store.tryClaim(campaign, new UserId("someone-else"), 0, Instant.now().plus(DEADLINE)))
+      assertThat(store.tryClaim(campaign, new UserId("someone-else"), 0, deadline()))
           .isInstanceOf(ClaimStore.Attempt.Won.class);
       sameUser.rollback();
     }
-    assertThat(store.holdings(campaign, user)).isEmpty();
-    assertThat(store.tryClaim(campaign, user, 0, Instant.now().plus(DEADLINE)))
+    assertThat(store.holdings(campaign, user, Deadline.none())).isEmpty();
+    assertThat(store.tryClaim(campaign, user, 0, deadline()))
         .isInstanceOf(ClaimStore.Attempt.Won.class);
-    assertThat(store.tryClaim(campaign, user, 0, Instant.now().plus(DEADLINE)))
+    assertThat(store.tryClaim(campaign, user, 0, deadline()))
         .as("the slot is filled now")
         .isInstanceOf(ClaimStore.Attempt.SlotTaken.class);
+  }
+
+  private static Deadline deadline() {
+    return Deadline.after(Instant.now(), DEADLINE, CLOCK);
   }
 
   private static ResultSet executeQuery(PreparedStatement statement, String parameter)
