@@ -6,10 +6,9 @@ import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CampaignId;
 import flashclaim.claim.Claim;
 import flashclaim.claim.ClaimOutcome;
-import java.time.Clock;
+import flashclaim.testing.MovableClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -141,33 +140,5 @@ class LiveClaimCountersTest {
     LiveClaimCounters.InstanceFigures figures = counters.figures(SALE);
     assertThat(figures.outcomes().get(Outcome.CLAIMED)).isEqualTo((long) threads * perThread);
     assertThat(figures.claimsPerSecond()).isEqualTo(threads * perThread / 10.0);
-  }
-
-  /** A clock that moves only when told. */
-  static final class MovableClock extends Clock {
-    private volatile Instant now;
-
-    MovableClock(Instant start) {
-      this.now = start;
-    }
-
-    void move(Duration by) {
-      now = now.plus(by);
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-
-    @Override
-    public java.time.ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(java.time.ZoneId zone) {
-      return this;
-    }
   }
 }

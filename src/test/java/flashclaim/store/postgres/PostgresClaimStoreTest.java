@@ -6,6 +6,9 @@ import flashclaim.Deadline;
 import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CampaignService;
+import flashclaim.claim.ClaimConfig;
+import flashclaim.claim.ClaimOutcome;
+import flashclaim.claim.ClaimService;
 import flashclaim.claim.ClaimStore;
 import flashclaim.claim.UserId;
 import flashclaim.testing.Api;
@@ -27,7 +30,8 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * The PostgreSQL claim transaction's two waits, held open deterministically by a transaction of
  * the test itself: coupons locked by claims in flight are not "sold out" (G3), and a claim that
- * waits for its user's advisory lock gives up at its deadline (G6).
+ * waits for its user's advisory lock gives up at its deadline (G6); and a claim whose campaign read
+ * waits answers Busy at its deadline too.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PostgresClaimStoreTest {
@@ -114,6 +118,36 @@ class PostgresClaimStoreTest {
     assertThat(store.tryClaim(campaign, user, 0, deadline()))
         .as("the slot is filled now")
         .isInstanceOf(ClaimStore.Attempt.SlotTaken.class);
+  }
+
+  /**
+   * The campaign read of a claim (a cache miss) waits for a lock that a migration holds: the claim
+   * answers Busy at its deadline, not at the statement timeout (5 s), and writes nothing.
+   */
+  @Test
+  void aClaimWhoseCampaignReadWaitsIsBusyAtTheDeadline() throws Exception {
+    backend.reset();
+    Api.createCampaign(instance.url(), "pg-uncached", 1, 1); // read by nobody: not cached
+    ClaimService claims = instance.context().getBean(ClaimService.class);
+    Duration configured = instance.context().getBean(ClaimConfig.class).deadline();
+    CampaignId id = new CampaignId("pg-uncached");
+    try (Connection migration = TestPostgres.connect()) {
+      migration.setAutoCommit(false);
+      try (PreparedStatement lock =
+          migration.prepareStatement("LOCK TABLE campaigns IN ACCESS EXCLUSIVE MODE")) {
+        lock.execute();
+      }
+      Instant started = Instant.now();
+      // admitted long enough ago that DEADLINE is what is left
+      ClaimOutcome outcome =
+          claims.claim(id, new UserId("reader"), started.minus(configured).plus(DEADLINE));
+      Duration took = Duration.between(started, Instant.now());
+      assertThat(outcome).isInstanceOf(ClaimOutcome.Busy.class);
+      assertThat(took).isGreaterThanOrEqualTo(DEADLINE.minusMillis(50)).isLessThan(DEADLINE.plusMillis(1_000));
+      migration.rollback();
+    }
+    assertThat(backend.claims("pg-uncached")).isEmpty();
+    assertThat(claims.claim(id, new UserId("reader"))).isInstanceOf(ClaimOutcome.Claimed.class);
   }
 
   private static Deadline deadline() {
