@@ -1,8 +1,12 @@
 package flashclaim.store.firestore;
 
 import com.google.api.core.ApiFuture;
+import com.google.api.core.ApiFutureCallback;
+import com.google.api.core.ApiFutures;
+import com.google.api.core.SettableApiFuture;
 import com.google.api.gax.rpc.ApiException;
 import com.google.cloud.Timestamp;
+import com.google.common.util.concurrent.MoreExecutors;
 import flashclaim.StoreException;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -77,6 +81,30 @@ final class FirestoreCalls {
       Thread.currentThread().interrupt();
       throw new StoreException("interrupted while waiting to " + what, e);
     }
+  }
+
+  /**
+   * A view of {@code call} that a timeout gives up on without cancelling the call itself. For a
+   * transaction: cancelled, it would be left open, holding its locks until the store expires it;
+   * left alone, it ends by itself (commits, or fails and is rolled back) soon after.
+   */
+  static <T> ApiFuture<T> detached(ApiFuture<T> call) {
+    SettableApiFuture<T> view = SettableApiFuture.create();
+    ApiFutures.addCallback(
+        call,
+        new ApiFutureCallback<T>() {
+          @Override
+          public void onSuccess(T result) {
+            view.set(result);
+          }
+
+          @Override
+          public void onFailure(Throwable failure) {
+            view.setException(failure);
+          }
+        },
+        MoreExecutors.directExecutor());
+    return view;
   }
 
   /** Starts a call, wrapping what the client throws synchronously. */

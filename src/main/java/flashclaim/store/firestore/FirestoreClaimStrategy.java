@@ -17,6 +17,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -52,8 +53,9 @@ abstract class FirestoreClaimStrategy implements ClaimStore {
   /**
    * Runs {@code body} as one Firestore transaction with the client's default attempts, waiting for
    * it at most until {@code deadline}; the body returns the claim it wrote, or null when it found
-   * nothing to assign. A transaction the deadline cuts short throws {@link
-   * flashclaim.StoreException}; it commits entirely or not at all (G5).
+   * nothing to assign. An attempt whose reads end after the deadline fails instead of committing,
+   * and is rolled back. A transaction the deadline cuts short throws {@link
+   * flashclaim.StoreException} and is left to end by itself, committed entirely or not at all (G5).
    */
   TransactionOutcome runClaimTransaction(
       Transaction.Function<Claim> body, String what, Deadline deadline) {
@@ -62,13 +64,18 @@ abstract class FirestoreClaimStrategy implements ClaimStore {
     Status.Code code =
         docs.commit(
             () ->
-                docs.db()
-                    .runTransaction(
-                        tx -> {
-                          won.set(null); // a retried attempt starts afresh
-                          won.set(body.updateCallback(tx));
-                          return null;
-                        }),
+                FirestoreCalls.detached(
+                    docs.db()
+                        .runTransaction(
+                            tx -> {
+                              won.set(null); // a retried attempt starts afresh
+                              Claim claim = body.updateCallback(tx);
+                              if (deadline.passed()) {
+                                throw new TimeoutException("the deadline passed before the commit");
+                              }
+                              won.set(claim);
+                              return null;
+                            })),
             what,
             deadline.timeout(TRANSACTION_TIMEOUT));
     return new TransactionOutcome(code, won.get());

@@ -23,7 +23,8 @@ import java.time.Duration;
  *     socketTimeout}, whole seconds, rounded up): a connection that stops answering (a lost
  *     network, a stalled server) is closed then and its thread freed. Must be longer than {@code
  *     callTimeout}, which bounds statements that are slow but alive; the service refuses to start
- *     otherwise. A claim's statements wait at most to its deadline plus {@code cancelGrace}
+ *     otherwise. Default: twice {@code callTimeout}. A claim's statements wait at most to its
+ *     deadline plus {@code cancelGrace}
  * @param cancelGrace how long past a claim's deadline a claim's connection may still wait for the
  *     database to confirm that it cancelled the claim's statement; after it the connection counts
  *     as lost and is closed. Also the most a cancel request may take to reach the database
@@ -44,13 +45,18 @@ public record PostgresConfig(
     @Bindable(defaultValue = "1s") Duration connectionTimeout,
     @Bindable(defaultValue = "5s") Duration callTimeout,
     @Bindable(defaultValue = "500ms") Duration lockTimeout,
-    @Bindable(defaultValue = "10s") Duration socketTimeout,
+    @Nullable Duration socketTimeout,
     @Bindable(defaultValue = "500ms") Duration cancelGrace,
     @Bindable(defaultValue = "1m") Duration cleanupInterval,
     @Bindable(defaultValue = "500") int cleanupBatchSize,
     @Bindable(defaultValue = "20") int cleanupMaxBatches,
     @Bindable(defaultValue = "0") int embeddedPort,
     @Bindable(defaultValue = "60s") Duration embeddedStartTimeout) {
+
+  /** The socket timeout as configured, else twice the call timeout. */
+  public Duration effectiveSocketTimeout() {
+    return socketTimeout != null ? socketTimeout : callTimeout.multipliedBy(2);
+  }
 
   /** Whether the service starts its own PostgreSQL: no URL is configured. */
   public boolean wantsEmbedded() {

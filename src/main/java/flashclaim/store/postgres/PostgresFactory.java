@@ -66,7 +66,7 @@ final class PostgresFactory {
         "options", "-c statement_timeout=" + config.callTimeout().toMillis());
     hikari.addDataSourceProperty("connectTimeout", "10");
     // A connection that stops answering is closed rather than waited for (G6).
-    hikari.addDataSourceProperty("socketTimeout", String.valueOf(wholeSeconds(config.socketTimeout())));
+    hikari.addDataSourceProperty("socketTimeout", String.valueOf(wholeSeconds(config.effectiveSocketTimeout())));
     hikari.addDataSourceProperty("cancelSignalTimeout", String.valueOf(wholeSeconds(config.cancelGrace())));
     hikari.addDataSourceProperty("tcpKeepAlive", "true");
     HikariDataSource dataSource = new HikariDataSource(hikari);
@@ -89,10 +89,10 @@ final class PostgresFactory {
     if (config.callTimeout().isNegative() || config.callTimeout().isZero()) {
       throw new ConfigurationException("flashclaim.postgres.call-timeout must be positive");
     }
-    if (wholeSeconds(config.socketTimeout()) * 1_000 <= config.callTimeout().toMillis()) {
+    if (wholeSeconds(config.effectiveSocketTimeout()) * 1_000 <= config.callTimeout().toMillis()) {
       throw new ConfigurationException(
           "flashclaim.postgres.socket-timeout ("
-              + config.socketTimeout()
+              + config.effectiveSocketTimeout()
               + ") must be longer than flashclaim.postgres.call-timeout ("
               + config.callTimeout()
               + ")");
