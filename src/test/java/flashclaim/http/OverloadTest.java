@@ -93,8 +93,8 @@ class OverloadTest {
    * for a store thread is part of it. One store thread and hundreds of admitted claims, each a
    * slow transaction of the {@code seed} strategy (a query in a transaction, tens of milliseconds
    * or more): served one after another they would take tens of seconds, but each claim answers by
-   * its deadline (plus at most one claim in progress) with a coupon or a 503, and the store holds
-   * exactly the coupons that were answered 201.
+   * its deadline with a coupon or a 503. The store holds every coupon that was answered 201, and
+   * is consistent: a claim whose commit the deadline cut short may still have landed, whole (G5).
    */
   @Test
   void admittedClaimsAnswerByTheirDeadlineEvenWhenQueuedForAThread() throws Exception {
@@ -133,13 +133,17 @@ class OverloadTest {
         byStatus.merge(a[0], 1L, Long::sum);
         slowestMillis = Math.max(slowestMillis, TimeUnit.NANOSECONDS.toMillis(a[1]));
       }
-      assertThat(byStatus).containsOnlyKeys(201L, 503L).containsKey(503L);
+      assertThat(byStatus.keySet()).isSubsetOf(201L, 503L);
+      assertThat(byStatus).containsKey(503L);
       // Served one by one, 400 seed transactions take tens of seconds; by their deadline, about
       // 0.5 s. The wide margin is for a loaded machine, not for the queue.
       assertThat(slowestMillis).isLessThan(deadline.toMillis() + 5_000);
-      Api.Response stock = Api.get(one.url(), "/v1/admin/campaigns/queued", Tokens.admin());
-      assertThat(((Map<?, ?>) stock.json().get("stock")).get("assigned"))
-          .isEqualTo(5 + byStatus.getOrDefault(201L, 0L).intValue());
+      Map<String, Object> audit =
+          Api.get(one.url(), "/v1/admin/campaigns/queued/audit", Tokens.admin()).json();
+      assertThat(audit.get("ok")).as(audit.toString()).isEqualTo(true);
+      assertThat(((Number) audit.get("assigned")).intValue())
+          .isGreaterThanOrEqualTo(5 + byStatus.getOrDefault(201L, 0L).intValue())
+          .isEqualTo(((Number) audit.get("claims")).intValue());
     }
   }
 

@@ -26,9 +26,7 @@ class PostgresClaimDeadlineTest extends ClaimDeadlineContract {
 
   @Override
   protected Map<String, Object> storeProperties() {
-    return Map.of(
-        "flashclaim.postgres.call-timeout", CALL_TIMEOUT.toMillis() + "ms",
-        "flashclaim.postgres.socket-timeout", CALL_TIMEOUT.multipliedBy(2).toMillis() + "ms");
+    return Map.of("flashclaim.postgres.call-timeout", CALL_TIMEOUT.toMillis() + "ms");
   }
 
   @Override
