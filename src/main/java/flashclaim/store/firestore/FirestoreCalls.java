@@ -85,8 +85,9 @@ final class FirestoreCalls {
 
   /**
    * A view of {@code call} that a timeout gives up on without cancelling the call itself. For a
-   * transaction: cancelled, it would be left open, holding its locks until the store expires it;
-   * left alone, it ends by itself (commits, or fails and is rolled back) soon after.
+   * transaction: the client rolls back an attempt that fails, not one that is cancelled, which may
+   * stay open holding its locks; left alone, it ends by itself (commits, or fails and is rolled
+   * back) soon after.
    */
   static <T> ApiFuture<T> detached(ApiFuture<T> call) {
     SettableApiFuture<T> view = SettableApiFuture.create();
