@@ -16,8 +16,9 @@ import java.util.Optional;
  * The claim rules, written once for every store: the campaign must exist and be open; a user who
  * already holds {@code perUserLimit} coupons gets the newest of them back (G2, G4); otherwise the
  * store assigns a coupon into the user's next free slot, atomically, until the deadline (G1, G3, G5,
- * G6). Every store call of a claim runs within the claim's {@link Deadline}: none starts once it has
- * passed, and a call it cuts short makes the claim {@link ClaimOutcome.Busy}, not a store fault.
+ * G6). Every store call of a claim runs within the claim's {@link Deadline}: none starts once it
+ * has passed, and a call it cuts short makes the claim {@link ClaimOutcome.Busy}, not a store
+ * fault.
  */
 @Singleton
 public class ClaimService {

@@ -20,10 +20,10 @@ public interface ClaimStore {
   List<Claim> holdings(Campaign campaign, UserId user, Deadline deadline);
 
   /**
-   * Tries, until {@code deadline} and no longer, to assign one unassigned coupon to the user in claim slot {@code
-   * slot}. The coupon's assignment and the claim record are committed atomically or not at all (G1,
-   * G5), and a slot holds at most one claim record (G2), whatever other instances do at the same
-   * time.
+   * Tries, until {@code deadline} and no longer, to assign one unassigned coupon to the user in
+   * claim slot {@code slot}. The coupon's assignment and the claim record are committed
+   * atomically or not at all (G1, G5), and a slot holds at most one claim record (G2), whatever
+   * other instances do at the same time.
    */
   Attempt tryClaim(Campaign campaign, UserId user, int slot, Deadline deadline);
 

@@ -31,7 +31,8 @@ public final class Paused implements AutoCloseable {
 
   private static void signal(String signal, long pid) {
     try {
-      Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
+      Process kill =
+          new ProcessBuilder("kill", "-" + signal, Long.toString(pid)).inheritIO().start();
       if (!kill.waitFor(30, TimeUnit.SECONDS) || kill.exitValue() != 0) {
         throw new IllegalStateException("kill -" + signal + " " + pid + " failed");
       }

@@ -113,7 +113,10 @@ final class ExpiredRowsCleanup {
         LOG.info("deleted expired rows: {}", deleted);
       }
     } catch (RuntimeException e) { // a StoreException, or the pool closing at shutdown
-      LOG.warn("cleanup of expired rows failed, next try in {}: {}", config.cleanupInterval(), e.getMessage());
+      LOG.warn(
+          "cleanup of expired rows failed, next try in {}: {}",
+          config.cleanupInterval(),
+          e.getMessage());
     }
   }
 }

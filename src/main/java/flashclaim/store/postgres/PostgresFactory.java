@@ -66,8 +66,10 @@ final class PostgresFactory {
         "options", "-c statement_timeout=" + config.callTimeout().toMillis());
     hikari.addDataSourceProperty("connectTimeout", "10");
     // A connection that stops answering is closed rather than waited for (G6).
-    hikari.addDataSourceProperty("socketTimeout", String.valueOf(wholeSeconds(config.effectiveSocketTimeout())));
-    hikari.addDataSourceProperty("cancelSignalTimeout", String.valueOf(wholeSeconds(config.cancelGrace())));
+    hikari.addDataSourceProperty(
+        "socketTimeout", String.valueOf(wholeSeconds(config.effectiveSocketTimeout())));
+    hikari.addDataSourceProperty(
+        "cancelSignalTimeout", String.valueOf(wholeSeconds(config.cancelGrace())));
     hikari.addDataSourceProperty("tcpKeepAlive", "true");
     HikariDataSource dataSource = new HikariDataSource(hikari);
     LOG.info("PostgreSQL: pool of {} connections to {}", config.poolSize(), hikari.getJdbcUrl());

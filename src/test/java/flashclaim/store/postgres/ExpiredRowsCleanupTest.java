@@ -105,7 +105,8 @@ class ExpiredRowsCleanupTest {
     try (Connection connection = TestPostgres.connect();
         PreparedStatement guard =
             connection.prepareStatement(
-                "INSERT INTO guards (lock_id, expires_at, version) VALUES (?, ?, clock_timestamp())");
+                "INSERT INTO guards (lock_id, expires_at, version)"
+                    + " VALUES (?, ?, clock_timestamp())");
         PreparedStatement record =
             connection.prepareStatement(
                 "INSERT INTO idempotency (record_id, fingerprint, expires_at, version)"

@@ -73,7 +73,8 @@ class PostgresClaimStoreTest {
           ResultSet ignored = executeQuery(lock, campaign.id().value())) {
         Instant started = Instant.now();
         ClaimStore.Attempt attempt =
-            store.tryClaim(campaign, new UserId("waiter"), 0, Deadline.after(started, DEADLINE, CLOCK));
+            store.tryClaim(
+                campaign, new UserId("waiter"), 0, Deadline.after(started, DEADLINE, CLOCK));
         assertThat(attempt).isInstanceOf(ClaimStore.Attempt.Contended.class);
         assertThat(Duration.between(started, Instant.now())).isLessThan(DEADLINE.plusMillis(500));
       }
@@ -104,7 +105,8 @@ class PostgresClaimStoreTest {
         lock.executeQuery().close();
       }
       Instant started = Instant.now();
-      ClaimStore.Attempt attempt = store.tryClaim(campaign, user, 0, Deadline.after(started, DEADLINE, CLOCK));
+      ClaimStore.Attempt attempt =
+          store.tryClaim(campaign, user, 0, Deadline.after(started, DEADLINE, CLOCK));
       Duration took = Duration.between(started, Instant.now());
       assertThat(attempt).isInstanceOf(ClaimStore.Attempt.Contended.class);
       assertThat(took).isGreaterThanOrEqualTo(DEADLINE.minusMillis(50)).isLessThan(DEADLINE.plusMillis(500));
@@ -143,7 +145,9 @@ class PostgresClaimStoreTest {
           claims.claim(id, new UserId("reader"), started.minus(configured).plus(DEADLINE));
       Duration took = Duration.between(started, Instant.now());
       assertThat(outcome).isInstanceOf(ClaimOutcome.Busy.class);
-      assertThat(took).isGreaterThanOrEqualTo(DEADLINE.minusMillis(50)).isLessThan(DEADLINE.plusMillis(1_000));
+      assertThat(took)
+          .isGreaterThanOrEqualTo(DEADLINE.minusMillis(50))
+          .isLessThan(DEADLINE.plusMillis(1_000));
       migration.rollback();
     }
     assertThat(backend.claims("pg-uncached")).isEmpty();

@@ -32,7 +32,7 @@ import org.junit.jupiter.api.Test;
  * start.
  */
 class PostgresConnectionTimeoutTest {
-  /** What an answer may take beyond its bound on a loaded machine; far below what it would be without one. */
+  /** What an answer may take beyond its bound on a loaded machine; far below what it is without. */
   private static final Duration MARGIN = Duration.ofMillis(1_500);
 
   private final StoreBackend backend = new PostgresBackend();
