@@ -1,5 +1,6 @@
 package flashclaim.campaign;
 
+import flashclaim.Deadline;
 import flashclaim.InvalidInputException;
 import flashclaim.claim.ClaimConfig;
 import jakarta.inject.Singleton;
@@ -65,12 +66,17 @@ public class CampaignService {
    * cached, so a campaign is visible as soon as it is created.
    */
   public Optional<Campaign> find(CampaignId id) {
+    return find(id, Deadline.none());
+  }
+
+  /** {@link #find(CampaignId)}, with a store read (on a cache miss) bounded by {@code deadline}. */
+  public Optional<Campaign> find(CampaignId id, Deadline deadline) {
     Instant now = clock.instant();
     Cached cached = cache.get(id);
     if (cached != null && now.isBefore(cached.expiresAt())) {
       return Optional.of(cached.campaign());
     }
-    Optional<Campaign> found = campaigns.find(id);
+    Optional<Campaign> found = campaigns.find(id, deadline);
     found.ifPresent(
         campaign -> {
           if (cache.size() >= CACHE_LIMIT) {

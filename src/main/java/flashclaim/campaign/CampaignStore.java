@@ -1,5 +1,6 @@
 package flashclaim.campaign;
 
+import flashclaim.Deadline;
 import java.util.Optional;
 
 /**
@@ -17,7 +18,15 @@ public interface CampaignStore {
   boolean create(Campaign campaign);
 
   /** The campaign with this id, if there is one. */
-  Optional<Campaign> find(CampaignId id);
+  default Optional<Campaign> find(CampaignId id) {
+    return find(id, Deadline.none());
+  }
+
+  /**
+   * The campaign with this id, if there is one, read within {@code deadline}: the read does not
+   * start once it has passed and waits at most what is left of it.
+   */
+  Optional<Campaign> find(CampaignId id, Deadline deadline);
 
   /**
    * The campaign's additions counter, read by id: empty when there is no such campaign. The

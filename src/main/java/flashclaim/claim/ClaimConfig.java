@@ -10,7 +10,8 @@ import java.time.Duration;
  * @param strategy which claim strategy the Firestore store uses: {@code optimistic} (default),
  *     {@code oldest-first} (a naive hot-spot baseline) or
  *     {@code seed} (the original design, kept as the benchmark's baseline)
- * @param deadline how long one claim may keep trying before it answers 503
+ * @param deadline how long one claim may keep trying before it answers 503, counted from its
+ *     admission; no store call of the claim starts after it or waits past it
  * @param retryAfter what the 503 tells the client to wait
  * @param candidates the most unassigned coupons one probe of the pool reads; a probe reads as many
  *     as the instance's claims took over the last {@code candidateMaxAge}, at least {@code 2 *

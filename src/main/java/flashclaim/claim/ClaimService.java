@@ -1,5 +1,7 @@
 package flashclaim.claim;
 
+import flashclaim.Deadline;
+import flashclaim.StoreException;
 import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CampaignService;
@@ -14,7 +16,9 @@ import java.util.Optional;
  * The claim rules, written once for every store: the campaign must exist and be open; a user who
  * already holds {@code perUserLimit} coupons gets the newest of them back (G2, G4); otherwise the
  * store assigns a coupon into the user's next free slot, atomically, until the deadline (G1, G3, G5,
- * G6). A pool this instance has proven empty answers sold out without a pool query ({@link
+ * G6). Every store call of a claim runs within the claim's {@link Deadline}: none starts once it
+ * has passed, and a call it cuts short makes the claim {@link ClaimOutcome.Busy}, not a store
+ * fault. A pool this instance has proven empty answers sold out without a pool query ({@link
  * SoldOutProofs}).
  */
 @Singleton
@@ -51,9 +55,10 @@ public class ClaimService {
    * moment the request was let in, so time spent waiting for a thread counts against it too (G6).
    */
   public ClaimOutcome claim(CampaignId campaignId, UserId user, Instant admittedAt) {
+    Deadline deadline = Deadline.after(admittedAt, config.deadline(), clock);
     ClaimOutcome outcome;
     try {
-      outcome = decide(campaignId, user, admittedAt);
+      outcome = decideBy(campaignId, user, deadline);
     } catch (RuntimeException e) {
       Duration took = Duration.between(admittedAt, clock.instant());
       listeners.forEach(l -> l.failed(campaignId, e, took));
@@ -64,12 +69,26 @@ public class ClaimService {
     return outcome;
   }
 
-  private ClaimOutcome decide(CampaignId campaignId, UserId user, Instant admittedAt) {
-    Instant deadline = admittedAt.plus(config.deadline());
-    if (!clock.instant().isBefore(deadline)) {
+  /**
+   * {@link #decide}, where a store call that the deadline cut short, or kept from starting, makes
+   * the claim Busy: the store was too slow for this claim, which a retry may well not find.
+   */
+  private ClaimOutcome decideBy(CampaignId campaignId, UserId user, Deadline deadline) {
+    try {
+      return decide(campaignId, user, deadline);
+    } catch (StoreException e) {
+      if (deadline.passed()) {
+        return busy();
+      }
+      throw e;
+    }
+  }
+
+  private ClaimOutcome decide(CampaignId campaignId, UserId user, Deadline deadline) {
+    if (deadline.passed()) {
       return busy(); // waited for a thread until the deadline had passed
     }
-    Optional<Campaign> found = campaigns.find(campaignId);
+    Optional<Campaign> found = campaigns.find(campaignId, deadline);
     if (found.isEmpty()) {
       return new ClaimOutcome.UnknownCampaign();
     }
@@ -83,12 +102,13 @@ public class ClaimService {
     // commit fails on it (SlotTaken) for a user who holds one, and that is when the holdings are
     // read. The common case, a first claim, saves a store read. Larger limits read first to find
     // a free slot.
-    List<Claim> held = campaign.perUserLimit() == 1 ? List.of() : store.holdings(campaign, user);
-    SoldOutProofs.Check soldOutCheck = soldOut.check(campaign.id(), deadline);
+    List<Claim> held =
+        campaign.perUserLimit() == 1 ? List.of() : store.holdings(campaign, user, deadline);
+    SoldOutProofs.Check soldOutCheck = soldOut.check(campaign.id(), deadline.instant());
     if (soldOutCheck instanceof SoldOutProofs.Check.Proven) {
-      return heldOr(campaign, user, new ClaimOutcome.SoldOut()); // no pool query
+      return heldOr(campaign, user, new ClaimOutcome.SoldOut(), deadline); // no pool query
     } else if (soldOutCheck instanceof SoldOutProofs.Check.TimedOut) {
-      return heldOr(campaign, user, busy());
+      return heldOr(campaign, user, busy(), deadline);
     }
     // Each pass returns, or sees one more claim of the user (SlotTaken), so this ends after at
     // most perUserLimit + 1 passes.
@@ -96,8 +116,8 @@ public class ClaimService {
       if (held.size() >= campaign.perUserLimit()) {
         return new ClaimOutcome.AlreadyHeld(held.get(held.size() - 1));
       }
-      if (!clock.instant().isBefore(deadline)) {
-        return heldOr(campaign, user, busy());
+      if (deadline.passed()) {
+        return busy();
       }
       ClaimStore.Attempt attempt = store.tryClaim(campaign, user, freeSlot(held), deadline);
       if (attempt instanceof ClaimStore.Attempt.Won won) {
@@ -105,21 +125,26 @@ public class ClaimService {
         return new ClaimOutcome.Claimed(won.claim());
       } else if (attempt instanceof ClaimStore.Attempt.NoneLeft) {
         soldOut.noneLeft(campaign.id(), soldOutCheck);
-        return heldOr(campaign, user, new ClaimOutcome.SoldOut());
+        return heldOr(campaign, user, new ClaimOutcome.SoldOut(), deadline);
       } else if (attempt instanceof ClaimStore.Attempt.Contended) {
-        return heldOr(campaign, user, busy());
+        return heldOr(campaign, user, busy(), deadline);
       } else {
-        held = store.holdings(campaign, user); // SlotTaken
+        held = store.holdings(campaign, user, deadline); // SlotTaken
       }
     }
   }
 
   /**
    * A user who already holds the limit gets the held coupon (G4), even when the pool is empty or
-   * busy; anyone else gets {@code otherwise}.
+   * busy; anyone else gets {@code otherwise}. Past the deadline the holdings cannot be read, and
+   * only Busy is sure to be true: a retry finds the held coupon.
    */
-  private ClaimOutcome heldOr(Campaign campaign, UserId user, ClaimOutcome otherwise) {
-    List<Claim> held = store.holdings(campaign, user);
+  private ClaimOutcome heldOr(
+      Campaign campaign, UserId user, ClaimOutcome otherwise, Deadline deadline) {
+    if (deadline.passed()) {
+      return busy();
+    }
+    List<Claim> held = store.holdings(campaign, user, deadline);
     return held.size() >= campaign.perUserLimit()
         ? new ClaimOutcome.AlreadyHeld(held.get(held.size() - 1))
         : otherwise;
@@ -127,7 +152,9 @@ public class ClaimService {
 
   /** The user's claims in the campaign; empty when the campaign does not exist. */
   public Optional<List<Claim>> holdings(CampaignId campaignId, UserId user) {
-    return campaigns.find(campaignId).map(campaign -> store.holdings(campaign, user));
+    return campaigns
+        .find(campaignId)
+        .map(campaign -> store.holdings(campaign, user, Deadline.none()));
   }
 
   private ClaimOutcome busy() {

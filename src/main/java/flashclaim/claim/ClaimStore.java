@@ -1,28 +1,31 @@
 package flashclaim.claim;
 
+import flashclaim.Deadline;
 import flashclaim.campaign.Campaign;
-import java.time.Instant;
 import java.util.List;
 
 /**
  * Port: the atomic steps of a claim that a store must provide. The rules around them (campaign
  * window, per-user limit, idempotent repeats, deadline) live once in {@link ClaimService}.
  *
- * <p>Every method may throw {@link flashclaim.StoreException} when the store fails or does not
- * answer in time. Nothing here retries past the deadline it is given.
+ * <p>Every call of a claim follows its {@link Deadline}: no store call starts once it has passed,
+ * and none waits longer than what is left of it (at most the store's call timeout). Every method
+ * may throw {@link flashclaim.StoreException} when the store fails, does not answer in time or the
+ * deadline cuts a call short; a call cut short leaves the store consistent (G5), whether or not its
+ * write landed.
  */
 public interface ClaimStore {
 
   /** The user's claims in the campaign, ordered by slot. A read; it may be slightly stale. */
-  List<Claim> holdings(Campaign campaign, UserId user);
+  List<Claim> holdings(Campaign campaign, UserId user, Deadline deadline);
 
   /**
-   * Tries, until {@code deadline}, to assign one unassigned coupon to the user in claim slot {@code
-   * slot}. The coupon's assignment and the claim record are committed atomically or not at all (G1,
-   * G5), and a slot holds at most one claim record (G2), whatever other instances do at the same
-   * time.
+   * Tries, until {@code deadline} and no longer, to assign one unassigned coupon to the user in
+   * claim slot {@code slot}. The coupon's assignment and the claim record are committed
+   * atomically or not at all (G1, G5), and a slot holds at most one claim record (G2), whatever
+   * other instances do at the same time.
    */
-  Attempt tryClaim(Campaign campaign, UserId user, int slot, Instant deadline);
+  Attempt tryClaim(Campaign campaign, UserId user, int slot, Deadline deadline);
 
   /** Result of {@link #tryClaim}. */
   sealed interface Attempt {

@@ -247,7 +247,7 @@ class SoldOutProofsTest {
     }
 
     @Override
-    public Optional<Campaign> find(CampaignId id) {
+    public Optional<Campaign> find(CampaignId id, flashclaim.Deadline deadline) {
       throw new UnsupportedOperationException("only the counter is read here");
     }
   }

@@ -1,5 +1,6 @@
 package flashclaim.testing;
 
+import flashclaim.Deadline;
 import flashclaim.campaign.Campaign;
 import flashclaim.claim.Claim;
 import flashclaim.claim.ClaimStore;
@@ -8,7 +9,6 @@ import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.event.BeanCreatedEvent;
 import io.micronaut.context.event.BeanCreatedEventListener;
 import jakarta.inject.Singleton;
-import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -34,12 +34,12 @@ public final class ClaimStoreCalls implements BeanCreatedEventListener<ClaimStor
     ClaimStore store = event.getBean();
     return new ClaimStore() {
       @Override
-      public List<Claim> holdings(Campaign campaign, UserId user) {
-        return store.holdings(campaign, user);
+      public List<Claim> holdings(Campaign campaign, UserId user, Deadline deadline) {
+        return store.holdings(campaign, user, deadline);
       }
 
       @Override
-      public Attempt tryClaim(Campaign campaign, UserId user, int slot, Instant deadline) {
+      public Attempt tryClaim(Campaign campaign, UserId user, int slot, Deadline deadline) {
         tryClaims.increment();
         return store.tryClaim(campaign, user, slot, deadline);
       }

@@ -45,6 +45,15 @@ public final class TestEmulator {
     emulator.reset(PROJECT);
   }
 
+  /**
+   * Stops the emulator's process (SIGSTOP) until the returned pause is closed: a store that stops
+   * answering, with every call in flight left waiting.
+   */
+  public static Paused pause() {
+    host();
+    return Paused.process(emulator.pid());
+  }
+
   /** A Firestore client of the test itself, to read what the service wrote. */
   public static synchronized Firestore firestore() {
     if (client == null) {

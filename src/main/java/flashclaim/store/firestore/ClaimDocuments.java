@@ -6,6 +6,7 @@ import com.google.api.core.ApiFuture;
 import com.google.cloud.firestore.DocumentReference;
 import com.google.cloud.firestore.DocumentSnapshot;
 import com.google.cloud.firestore.Firestore;
+import flashclaim.Deadline;
 import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CouponCode;
 import flashclaim.claim.Claim;
@@ -40,14 +41,20 @@ final class ClaimDocuments {
     return timeout;
   }
 
+  /** The timeout of a call of a claim that starts now: the call timeout, cut to the deadline. */
+  Duration timeout(Deadline deadline) {
+    return deadline.timeout(timeout);
+  }
+
   /** The user's claims, read by id (one document per slot), ordered by slot. */
-  List<Claim> holdings(Campaign campaign, UserId user) {
+  List<Claim> holdings(Campaign campaign, UserId user, Deadline deadline) {
     String userKey = user.key();
     DocumentReference[] refs = new DocumentReference[campaign.perUserLimit()];
     for (int slot = 0; slot < refs.length; slot++) {
       refs[slot] = claimRef(campaign, userKey, slot);
     }
-    List<DocumentSnapshot> docs = await(() -> db.getAll(refs), timeout, "read the user's claims");
+    List<DocumentSnapshot> docs =
+        await(() -> db.getAll(refs), timeout(deadline), "read the user's claims");
     List<Claim> claims = new ArrayList<>();
     for (DocumentSnapshot doc : docs) {
       if (doc.exists()) {
@@ -93,11 +100,6 @@ final class ClaimDocuments {
    *     Expected failures cost no exception on the caller's side: under contention they are the
    *     common case.
    */
-  Status.Code commit(Supplier<? extends ApiFuture<?>> start, String what) {
-    return commit(start, what, timeout);
-  }
-
-  /** {@link #commit(Supplier, String)} with its own timeout. */
   Status.Code commit(Supplier<? extends ApiFuture<?>> start, String what, Duration timeout) {
     return FirestoreCalls.attempt(start, timeout, what).code();
   }

@@ -1,8 +1,12 @@
 package flashclaim.store.firestore;
 
 import com.google.api.core.ApiFuture;
+import com.google.api.core.ApiFutureCallback;
+import com.google.api.core.ApiFutures;
+import com.google.api.core.SettableApiFuture;
 import com.google.api.gax.rpc.ApiException;
 import com.google.cloud.Timestamp;
+import com.google.common.util.concurrent.MoreExecutors;
 import flashclaim.StoreException;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -14,7 +18,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 
-/** The one way this adapter waits for Firestore: always with a timeout, faults wrapped once. */
+/**
+ * The one way this adapter waits for Firestore: always with a timeout, faults wrapped once. A call
+ * whose timeout is zero (its deadline has passed, see {@link flashclaim.Deadline#timeout}) does not
+ * start.
+ */
 final class FirestoreCalls {
   private FirestoreCalls() {}
 
@@ -53,6 +61,9 @@ final class FirestoreCalls {
       Duration timeout,
       String what,
       boolean expectedIsValue) {
+    if (timeout.isZero() || timeout.isNegative()) {
+      throw new StoreException("no time was left to " + what, null);
+    }
     ApiFuture<? extends T> call = start(start, what);
     try {
       return new Attempt<>(Status.Code.OK, call.get(timeout.toMillis(), TimeUnit.MILLISECONDS));
@@ -70,6 +81,31 @@ final class FirestoreCalls {
       Thread.currentThread().interrupt();
       throw new StoreException("interrupted while waiting to " + what, e);
     }
+  }
+
+  /**
+   * A view of {@code call} that a timeout gives up on without cancelling the call itself. For a
+   * transaction: the client rolls back an attempt that fails, not one that is cancelled, which may
+   * stay open holding its locks; left alone, it ends by itself (commits, or fails and is rolled
+   * back) soon after.
+   */
+  static <T> ApiFuture<T> detached(ApiFuture<T> call) {
+    SettableApiFuture<T> view = SettableApiFuture.create();
+    ApiFutures.addCallback(
+        call,
+        new ApiFutureCallback<T>() {
+          @Override
+          public void onSuccess(T result) {
+            view.set(result);
+          }
+
+          @Override
+          public void onFailure(Throwable failure) {
+            view.setException(failure);
+          }
+        },
+        MoreExecutors.directExecutor());
+    return view;
   }
 
   /** Starts a call, wrapping what the client throws synchronously. */

@@ -6,6 +6,7 @@ import com.google.cloud.Timestamp;
 import com.google.cloud.firestore.DocumentSnapshot;
 import com.google.cloud.firestore.FieldMask;
 import com.google.cloud.firestore.Firestore;
+import flashclaim.Deadline;
 import flashclaim.StoreException;
 import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CampaignId;
@@ -52,9 +53,12 @@ final class FirestoreCampaignStore implements CampaignStore {
   }
 
   @Override
-  public Optional<Campaign> find(CampaignId id) {
+  public Optional<Campaign> find(CampaignId id, Deadline deadline) {
     DocumentSnapshot doc =
-        await(() -> FirestoreLayout.campaign(db, id).get(), config.callTimeout(), "read a campaign");
+        await(
+            () -> FirestoreLayout.campaign(db, id).get(),
+            deadline.timeout(config.callTimeout()),
+            "read a campaign");
     if (!doc.exists()) {
       return Optional.empty();
     }

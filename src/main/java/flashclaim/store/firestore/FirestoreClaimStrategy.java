@@ -1,8 +1,10 @@
 package flashclaim.store.firestore;
 
+import com.google.api.core.ApiFuture;
 import com.google.cloud.firestore.DocumentReference;
 import com.google.cloud.firestore.DocumentSnapshot;
 import com.google.cloud.firestore.Transaction;
+import flashclaim.Deadline;
 import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CouponCode;
 import flashclaim.claim.Claim;
@@ -14,6 +16,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -22,7 +26,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * runs. A strategy is only its {@link #tryClaim}.
  */
 abstract class FirestoreClaimStrategy implements ClaimStore {
-  /** The client's default of 5 attempts with up to 2 s of lock wait each on the emulator, plus margin. */
+  /**
+   * The most a claim transaction may take when its deadline allows it: the client's default of 5
+   * attempts with up to 2 s of lock wait each on the emulator, plus margin.
+   */
   private static final Duration TRANSACTION_TIMEOUT = Duration.ofSeconds(30);
 
   protected final ClaimDocuments docs;
@@ -36,33 +43,50 @@ abstract class FirestoreClaimStrategy implements ClaimStore {
   }
 
   @Override
-  public List<Claim> holdings(Campaign campaign, UserId user) {
-    return docs.holdings(campaign, user);
+  public List<Claim> holdings(Campaign campaign, UserId user, Deadline deadline) {
+    return docs.holdings(campaign, user, deadline);
   }
 
   /** What a claim transaction came to: OK or an expected failure code, and the claim if it made one. */
   record TransactionOutcome(Status.Code code, Claim claim) {}
 
   /**
-   * Runs {@code body} as one Firestore transaction with the client's default attempts; the body
-   * returns the claim it wrote, or null when it found nothing to assign.
+   * Runs {@code body} as one Firestore transaction with the client's default attempts, waiting for
+   * it at most until {@code deadline}; the body returns the claim it wrote, or null when it found
+   * nothing to assign. An attempt whose reads end after the deadline fails instead of committing,
+   * and is rolled back. A transaction the deadline cuts short throws {@link
+   * flashclaim.StoreException} and is left to end by itself, committed entirely or not at all (G5).
    */
-  TransactionOutcome runClaimTransaction(Transaction.Function<Claim> body, String what) {
+  TransactionOutcome runClaimTransaction(
+      Transaction.Function<Claim> body, String what, Deadline deadline) {
     AtomicReference<Claim> won = new AtomicReference<>();
     counters.query();
     Status.Code code =
         docs.commit(
             () ->
-                docs.db()
-                    .runTransaction(
-                        tx -> {
-                          won.set(null); // a retried attempt starts afresh
-                          won.set(body.updateCallback(tx));
-                          return null;
-                        }),
+                FirestoreCalls.detached(
+                    docs.db()
+                        .runTransaction(
+                            tx -> {
+                              won.set(null); // a retried attempt starts afresh
+                              Claim claim = body.updateCallback(tx);
+                              if (deadline.passed()) {
+                                throw new TimeoutException("the deadline passed before the commit");
+                              }
+                              won.set(claim);
+                              return null;
+                            })),
             what,
-            TRANSACTION_TIMEOUT);
+            deadline.timeout(TRANSACTION_TIMEOUT));
     return new TransactionOutcome(code, won.get());
+  }
+
+  /**
+   * Inside a transaction: waits for one of its reads at most what is left of the deadline (at most
+   * the call timeout).
+   */
+  <T> T read(ApiFuture<T> read, Deadline deadline) throws Exception {
+    return read.get(docs.timeout(deadline).toMillis(), TimeUnit.MILLISECONDS);
   }
 
   /** Inside a transaction: assigns the coupon to the claim record {@code claimRef} and writes it. */

@@ -18,7 +18,8 @@ import java.time.Duration;
  * @param emulatorPort port of the embedded emulator; 0 picks a free one
  * @param emulatorHeap maximum heap of the embedded emulator
  * @param emulatorStartTimeout how long to wait for the embedded emulator to answer
- * @param callTimeout the most any single Firestore call may take before it counts as a failure
+ * @param callTimeout the most any single Firestore call may take before it counts as a failure; a
+ *     call of a claim waits at most what is left of the claim's deadline, if that is less
  */
 @ConfigurationProperties("flashclaim.firestore")
 public record FirestoreConfig(

@@ -118,6 +118,11 @@ public final class FirestoreEmulator implements AutoCloseable {
           + " to the path of cloud-firestore-emulator.jar, or set FIRESTORE_EMULATOR_HOST to an"
           + " emulator that is already running. It also needs Java 17 or newer.";
 
+  /** The process id of the emulator's JVM. */
+  public long pid() {
+    return process.pid();
+  }
+
   /** {@code host:port} to give the Firestore client (the value of FIRESTORE_EMULATOR_HOST). */
   public String host() {
     return host;

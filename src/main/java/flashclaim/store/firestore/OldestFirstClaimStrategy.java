@@ -3,13 +3,12 @@ package flashclaim.store.firestore;
 import com.google.cloud.firestore.DocumentReference;
 import com.google.cloud.firestore.Query;
 import com.google.cloud.firestore.QueryDocumentSnapshot;
+import flashclaim.Deadline;
 import flashclaim.campaign.Campaign;
 import flashclaim.claim.UserId;
 import io.grpc.Status;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A naive baseline ({@code oldest-first}) for the benchmark: one transaction that takes the first
@@ -26,23 +25,22 @@ final class OldestFirstClaimStrategy extends FirestoreClaimStrategy {
   }
 
   @Override
-  public Attempt tryClaim(Campaign campaign, UserId user, int slot, Instant deadline) {
+  public Attempt tryClaim(Campaign campaign, UserId user, int slot, Deadline deadline) {
     DocumentReference claimRef = docs.claimRef(campaign, user.key(), slot);
     Query first =
         FirestoreLayout.coupons(docs.db(), campaign.id())
             .whereEqualTo(FirestoreLayout.IS_ASSIGNED, false)
             .orderBy(FirestoreLayout.RANDOM_FLOAT)
             .limit(1);
-    long timeout = docs.timeout().toMillis();
-    while (clock.instant().isBefore(deadline)) {
+    while (!deadline.passed()) {
       TransactionOutcome result =
           runClaimTransaction(
               tx -> {
-                List<QueryDocumentSnapshot> found =
-                    tx.get(first).get(timeout, TimeUnit.MILLISECONDS).getDocuments();
+                List<QueryDocumentSnapshot> found = read(tx.get(first), deadline).getDocuments();
                 return found.isEmpty() ? null : assign(tx, found.get(0), claimRef, campaign, slot);
               },
-              "run an oldest-first transaction");
+              "run an oldest-first transaction",
+              deadline);
       if (result.code() == Status.Code.OK) {
         return result.claim() == null ? new Attempt.NoneLeft() : new Attempt.Won(result.claim());
       }

@@ -8,6 +8,7 @@ import com.google.cloud.firestore.Precondition;
 import com.google.cloud.firestore.Query;
 import com.google.cloud.firestore.QueryDocumentSnapshot;
 import com.google.cloud.firestore.WriteBatch;
+import flashclaim.Deadline;
 import flashclaim.StoreException;
 import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CampaignId;
@@ -50,6 +51,8 @@ import java.util.concurrent.ThreadLocalRandom;
  * </ol>
  *
  * Losing every candidate probes again until the deadline, then gives up as {@code Contended} (G6).
+ * No commit starts after the deadline or waits past it; a commit it cuts short may or may not have
+ * landed, and either way both of its writes did or neither did (G5).
  */
 final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
   static final String NAME = "optimistic";
@@ -80,18 +83,22 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
   }
 
   @Override
-  public Attempt tryClaim(Campaign campaign, UserId user, int slot, Instant deadline) {
+  public Attempt tryClaim(Campaign campaign, UserId user, int slot, Deadline deadline) {
     Instant started = clock.instant();
     String userKey = user.key();
     DocumentReference claimRef = docs.claimRef(campaign, userKey, slot);
     CollectionReference coupons = FirestoreLayout.coupons(docs.db(), campaign.id());
     CandidatePool pool = pool(campaign.id());
-    while (clock.instant().isBefore(deadline)) {
-      CandidatePool.Candidate candidate = take(pool, started, deadline, coupons);
+    while (!deadline.passed()) {
+      CandidatePool.Candidate candidate = take(pool, started, deadline.instant(), coupons);
       if (candidate == CandidatePool.NONE_LEFT) {
         return new Attempt.NoneLeft();
       }
       if (candidate == null) {
+        break;
+      }
+      if (deadline.passed()) {
+        pool.giveBack(candidate); // untried: another claim may use it
         break;
       }
       Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS); // Firestore keeps micros
@@ -103,7 +110,7 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
       batch.create(
           claimRef,
           ClaimDocuments.claimRecord(candidate.ref().getId(), candidate.code(), now));
-      Status.Code result = docs.commit(batch::commit, "commit a claim");
+      Status.Code result = docs.commit(batch::commit, "commit a claim", docs.timeout(deadline));
       switch (result) {
         case OK:
           return new Attempt.Won(

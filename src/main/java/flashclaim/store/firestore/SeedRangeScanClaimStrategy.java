@@ -6,17 +6,16 @@ import com.google.cloud.firestore.DocumentSnapshot;
 import com.google.cloud.firestore.Query;
 import com.google.cloud.firestore.QueryDocumentSnapshot;
 import com.google.cloud.firestore.Transaction;
+import flashclaim.Deadline;
 import flashclaim.campaign.Campaign;
 import flashclaim.claim.Claim;
 import flashclaim.claim.UserId;
 import io.grpc.Status;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The original range-scan design ({@code seed}), kept as the benchmark's baseline. It splits [0, 1)
@@ -28,8 +27,8 @@ import java.util.concurrent.TimeUnit;
  * the design's false sold-out, which the benchmark counts. Before all that it reads the user's
  * claim records ("does the user already hold one?"), outside the transaction.
  *
- * <p>The one addition: it stops between ranges once the deadline has passed, so that even the
- * baseline cannot hold a request without bound (G6).
+ * <p>The one addition: it stops between ranges once the deadline has passed, and waits for no read
+ * or transaction past it, so that even the baseline cannot hold a request without bound (G6).
  */
 final class SeedRangeScanClaimStrategy extends FirestoreClaimStrategy {
   static final String NAME = "seed";
@@ -42,9 +41,9 @@ final class SeedRangeScanClaimStrategy extends FirestoreClaimStrategy {
   }
 
   @Override
-  public Attempt tryClaim(Campaign campaign, UserId user, int slot, Instant deadline) {
+  public Attempt tryClaim(Campaign campaign, UserId user, int slot, Deadline deadline) {
     // The original's first step: "does the user already hold one?", outside any transaction.
-    if (docs.holdings(campaign, user).stream().anyMatch(claim -> claim.slot() == slot)) {
+    if (docs.holdings(campaign, user, deadline).stream().anyMatch(claim -> claim.slot() == slot)) {
       return new Attempt.SlotTaken();
     }
     String userKey = user.key();
@@ -56,7 +55,7 @@ final class SeedRangeScanClaimStrategy extends FirestoreClaimStrategy {
     }
     Collections.shuffle(ranges, ThreadLocalRandom.current());
     for (int range : ranges) {
-      if (!clock.instant().isBefore(deadline)) {
+      if (deadline.passed()) {
         return new Attempt.Contended();
       }
       Query candidates =
@@ -68,8 +67,9 @@ final class SeedRangeScanClaimStrategy extends FirestoreClaimStrategy {
               .limit(CANDIDATES);
       TransactionOutcome result =
           runClaimTransaction(
-              tx -> assignInRange(tx, candidates, campaign, slot, claimRef),
-              "run a range-scan transaction");
+              tx -> assignInRange(tx, candidates, campaign, slot, claimRef, deadline),
+              "run a range-scan transaction",
+              deadline);
       if (result.code() == Status.Code.ALREADY_EXISTS) {
         return new Attempt.SlotTaken();
       }
@@ -83,14 +83,16 @@ final class SeedRangeScanClaimStrategy extends FirestoreClaimStrategy {
   }
 
   private Claim assignInRange(
-      Transaction tx, Query candidates, Campaign campaign, int slot, DocumentReference claimRef)
+      Transaction tx,
+      Query candidates,
+      Campaign campaign,
+      int slot,
+      DocumentReference claimRef,
+      Deadline deadline)
       throws Exception {
-    long timeout = docs.timeout().toMillis();
-    List<QueryDocumentSnapshot> found =
-        tx.get(candidates).get(timeout, TimeUnit.MILLISECONDS).getDocuments();
+    List<QueryDocumentSnapshot> found = read(tx.get(candidates), deadline).getDocuments();
     for (QueryDocumentSnapshot candidate : found) {
-      DocumentSnapshot fresh =
-          tx.get(candidate.getReference()).get(timeout, TimeUnit.MILLISECONDS);
+      DocumentSnapshot fresh = read(tx.get(candidate.getReference()), deadline);
       if (fresh.exists() && Boolean.FALSE.equals(fresh.getBoolean(FirestoreLayout.IS_ASSIGNED))) {
         return assign(tx, fresh, claimRef, campaign, slot);
       }

@@ -1,5 +1,6 @@
 package flashclaim.store.postgres;
 
+import flashclaim.Deadline;
 import flashclaim.StoreException;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Named;
@@ -8,14 +9,20 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLTimeoutException;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.concurrent.Executor;
 import javax.sql.DataSource;
+import org.postgresql.jdbc.PgStatement;
 
 /**
  * How the PostgreSQL adapters call the database: a pooled connection per call, in autocommit or in
  * one transaction, and every {@link SQLException} wrapped once into a {@link StoreException}.
+ * Statements of a claim are bounded by its {@link Deadline} ({@link #prepare(Connection, Deadline,
+ * String, Object...)}).
  */
 @Singleton
 @Requires(property = "flashclaim.store", value = "postgres")
@@ -25,10 +32,15 @@ final class PostgresCalls {
   /** SQLSTATE of a statement cancelled by {@code statement_timeout}. */
   static final String QUERY_CANCELED = "57014";
 
-  private final DataSource dataSource;
+  /** pgjdbc ignores the executor of a network timeout; HikariCP resets the timeout on return. */
+  private static final Executor UNUSED = Runnable::run;
 
-  PostgresCalls(@Named("default") DataSource dataSource) {
+  private final DataSource dataSource;
+  private final PostgresConfig config;
+
+  PostgresCalls(@Named("default") DataSource dataSource, PostgresConfig config) {
     this.dataSource = dataSource;
+    this.config = config;
   }
 
   /** A step on a connection. */
@@ -80,6 +92,30 @@ final class PostgresCalls {
             return statement.executeUpdate();
           }
         });
+  }
+
+  /**
+   * Prepares a statement that must end by {@code deadline}: the driver cancels it once what is left
+   * of the deadline (at most the call timeout) has passed, and the connection waits for the
+   * database at most {@code cancel-grace} longer before it is taken as lost and closed. So neither
+   * a slow statement nor a connection that stopped answering holds the thread much past the
+   * deadline (G6).
+   *
+   * @throws SQLTimeoutException with SQLSTATE {@value #QUERY_CANCELED}, as for a cancelled
+   *     statement, when the deadline has passed: the statement does not start
+   */
+  PreparedStatement prepare(
+      Connection connection, Deadline deadline, String sql, Object... parameters)
+      throws SQLException {
+    Duration timeout = deadline.timeout(config.callTimeout());
+    if (timeout.isZero()) {
+      throw new SQLTimeoutException("the deadline passed before the statement", QUERY_CANCELED);
+    }
+    connection.setNetworkTimeout(
+        UNUSED, (int) Math.min(Integer.MAX_VALUE, timeout.plus(config.cancelGrace()).toMillis()));
+    PreparedStatement statement = prepare(connection, sql, parameters);
+    statement.unwrap(PgStatement.class).setQueryTimeoutMs(timeout.toMillis());
+    return statement;
   }
 
   static PreparedStatement prepare(Connection connection, String sql, Object... parameters)

@@ -1,5 +1,6 @@
 package flashclaim.store.postgres;
 
+import flashclaim.Deadline;
 import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CampaignStore;
@@ -35,13 +36,14 @@ final class PostgresCampaignStore implements CampaignStore {
   }
 
   @Override
-  public Optional<Campaign> find(CampaignId id) {
+  public Optional<Campaign> find(CampaignId id, Deadline deadline) {
     return db.call(
         "read a campaign",
         connection -> {
           try (PreparedStatement select =
-                  PostgresCalls.prepare(
+                  db.prepare(
                       connection,
+                      deadline,
                       "SELECT name, per_user_limit, starts_at, ends_at, created_at"
                           + " FROM campaigns WHERE id = ?",
                       id.value());

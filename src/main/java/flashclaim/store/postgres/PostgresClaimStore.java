@@ -1,5 +1,6 @@
 package flashclaim.store.postgres;
 
+import flashclaim.Deadline;
 import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CouponCode;
 import flashclaim.claim.Claim;
@@ -26,8 +27,8 @@ import java.util.concurrent.locks.LockSupport;
  * A claim on PostgreSQL, one transaction per attempt:
  *
  * <ol>
- *   <li>{@code lock_timeout} for this transaction: what is left of the deadline, at most {@code
- *       flashclaim.postgres.lock-timeout};
+ *   <li>{@code statement_timeout} for this transaction: what is left of the deadline, at most the
+ *       call timeout; {@code lock_timeout}: that, at most {@code flashclaim.postgres.lock-timeout};
  *   <li>{@code pg_advisory_xact_lock(campaign, user)} in its two-key form: it serializes the claims
  *       of one user in one campaign (held until commit), while different users run in parallel;
  *   <li>the user's claim rows, read after the lock is held, so no other claim of the user is in
@@ -42,7 +43,9 @@ import java.util.concurrent.locks.LockSupport;
  * exist they are only locked by other claims in flight, which may still roll back, so the attempt
  * is retried; only when none exists at all is the pool sold out. A lock wait that hits {@code
  * lock_timeout}, a pool that has no connection in time or a retry past the deadline answers
- * {@link Attempt.Contended}.
+ * {@link Attempt.Contended}. Each statement also waits at most what is left of the deadline ({@link
+ * PostgresCalls#prepare(Connection, Deadline, String, Object...)}): one cut short, or one that
+ * would start after the deadline, rolls the transaction back and answers Contended too.
  *
  * <p>Key collisions are harmless: two users whose hashes collide (or two campaigns) only share a
  * lock, so their claims run one after the other; correctness rests on the row checks under the
@@ -51,7 +54,8 @@ import java.util.concurrent.locks.LockSupport;
 @Singleton
 @Requires(bean = PostgresCalls.class)
 final class PostgresClaimStore implements ClaimStore {
-  private static final Duration LEAST_LOCK_TIMEOUT = Duration.ofMillis(1);
+  /** Less time than this left: no transaction starts. */
+  private static final Duration LEAST_TIMEOUT = Duration.ofMillis(1);
 
   private static final String CLAIM =
       "WITH picked AS ("
@@ -74,13 +78,14 @@ final class PostgresClaimStore implements ClaimStore {
   }
 
   @Override
-  public List<Claim> holdings(Campaign campaign, UserId user) {
+  public List<Claim> holdings(Campaign campaign, UserId user, Deadline deadline) {
     return db.call(
         "read the user's claims",
         connection -> {
           try (PreparedStatement select =
-                  PostgresCalls.prepare(
+                  db.prepare(
                       connection,
+                      deadline,
                       "SELECT slot, code, claimed_at FROM claims"
                           + " WHERE campaign_id = ? AND user_key = ? ORDER BY slot",
                       campaign.id().value(),
@@ -101,20 +106,19 @@ final class PostgresClaimStore implements ClaimStore {
   }
 
   @Override
-  public Attempt tryClaim(Campaign campaign, UserId user, int slot, Instant deadline) {
+  public Attempt tryClaim(Campaign campaign, UserId user, int slot, Deadline deadline) {
     int campaignKey = lockKey(campaign.id().value());
     int userKey = lockKey(user.key());
     for (int attempt = 0; ; attempt++) {
-      Duration left = Duration.between(clock.instant(), deadline);
-      if (left.compareTo(LEAST_LOCK_TIMEOUT) < 0) {
+      Duration left = deadline.timeout(config.callTimeout());
+      if (left.compareTo(LEAST_TIMEOUT) < 0) {
         return new Attempt.Contended();
       }
-      Duration lockTimeout = left.compareTo(config.lockTimeout()) < 0 ? left : config.lockTimeout();
       try {
         Attempt result =
             db.transaction(
                 connection ->
-                    attempt(connection, campaign, user, slot, campaignKey, userKey, lockTimeout));
+                    attempt(connection, campaign, user, slot, campaignKey, userKey, deadline));
         if (result != null) {
           return result;
         }
@@ -123,6 +127,9 @@ final class PostgresClaimStore implements ClaimStore {
       } catch (SQLTransientConnectionException poolExhausted) {
         return new Attempt.Contended();
       } catch (SQLException e) {
+        if (PostgresCalls.QUERY_CANCELED.equals(e.getSQLState()) && deadline.passed()) {
+          return new Attempt.Contended(); // the deadline cut the transaction short
+        }
         if (!PostgresCalls.LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
           throw PostgresCalls.failed("claim a coupon", e);
         }
@@ -139,17 +146,22 @@ final class PostgresClaimStore implements ClaimStore {
       int slot,
       int campaignKey,
       int userKey,
-      Duration lockTimeout)
+      Deadline deadline)
       throws SQLException {
     String campaignId = campaign.id().value();
+    Duration left = deadline.timeout(config.callTimeout());
+    Duration lockTimeout = left.compareTo(config.lockTimeout()) < 0 ? left : config.lockTimeout();
     execute(
         connection,
-        "SELECT set_config('lock_timeout', ?, true)",
-        Math.max(1, lockTimeout.toMillis()) + "ms");
-    execute(connection, "SELECT pg_advisory_xact_lock(?, ?)", campaignKey, userKey);
+        deadline,
+        "SELECT set_config('statement_timeout', ?, true), set_config('lock_timeout', ?, true)",
+        millis(left),
+        millis(lockTimeout));
+    execute(connection, deadline, "SELECT pg_advisory_xact_lock(?, ?)", campaignKey, userKey);
     try (PreparedStatement held =
-            PostgresCalls.prepare(
+            db.prepare(
                 connection,
+                deadline,
                 "SELECT count(*), count(*) FILTER (WHERE slot = ?) FROM claims"
                     + " WHERE campaign_id = ? AND user_key = ?",
                 slot,
@@ -163,8 +175,9 @@ final class PostgresClaimStore implements ClaimStore {
     }
     Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS); // PostgreSQL keeps micros
     try (PreparedStatement claim =
-            PostgresCalls.prepare(
+            db.prepare(
                 connection,
+                deadline,
                 CLAIM,
                 user.key(),
                 slot,
@@ -179,23 +192,29 @@ final class PostgresClaimStore implements ClaimStore {
         return new Attempt.Won(new Claim(campaign.id(), new CouponCode(row.getString(1)), slot, now));
       }
     }
-    try (PreparedStatement left =
-            PostgresCalls.prepare(
+    try (PreparedStatement free =
+            db.prepare(
                 connection,
+                deadline,
                 "SELECT EXISTS (SELECT 1 FROM coupons WHERE campaign_id = ? AND assigned_to IS NULL)",
                 campaignId);
-        ResultSet row = left.executeQuery()) {
+        ResultSet row = free.executeQuery()) {
       row.next();
       return row.getBoolean(1) ? null : new Attempt.NoneLeft();
     }
   }
 
-  private static void execute(Connection connection, String sql, Object... parameters)
+  private void execute(Connection connection, Deadline deadline, String sql, Object... parameters)
       throws SQLException {
-    try (PreparedStatement statement = PostgresCalls.prepare(connection, sql, parameters);
+    try (PreparedStatement statement = db.prepare(connection, deadline, sql, parameters);
         ResultSet ignored = statement.executeQuery()) {
       // the result is nothing but void
     }
+  }
+
+  /** A timeout as a PostgreSQL setting; at least 1 ms, since 0 would mean none. */
+  private static String millis(Duration timeout) {
+    return Math.max(1, timeout.toMillis()) + "ms";
   }
 
   /** A short pause with jitter before looking at a pool whose free coupons are all in flight. */

@@ -15,9 +15,24 @@ import java.time.Duration;
  * @param password database password
  * @param poolSize most connections one instance keeps open (HikariCP {@code maximumPoolSize})
  * @param connectionTimeout the most a call waits for a free pooled connection
- * @param callTimeout the most any single statement may run ({@code statement_timeout})
+ * @param callTimeout the most any single statement may run ({@code statement_timeout}); a
+ *     statement of a claim runs at most what is left of the claim's deadline, if that is less
  * @param lockTimeout the most one claim attempt waits for the user's advisory lock ({@code
  *     lock_timeout}; never more than what is left of the claim's deadline)
+ * @param socketTimeout the most a call waits for the database to send anything (pgjdbc {@code
+ *     socketTimeout}, whole seconds, rounded up): a connection that stops answering (a lost
+ *     network, a stalled server) is closed then and its thread freed. Must be longer than {@code
+ *     callTimeout}, which bounds statements that are slow but alive; the service refuses to start
+ *     otherwise. Default: twice {@code callTimeout}. A claim's statements wait at most to its
+ *     deadline plus {@code cancelGrace}
+ * @param cancelGrace how long past a claim's deadline a claim's connection may still wait for the
+ *     database to confirm that it cancelled the claim's statement; after it the connection counts
+ *     as lost and is closed. Also the most a cancel request may take to reach the database
+ * @param cleanupInterval how often each instance deletes expired guard and idempotency rows
+ * @param cleanupBatchSize the most rows one delete statement of the cleanup removes, so that each
+ *     holds its locks briefly
+ * @param cleanupMaxBatches the most delete statements per table in one cleanup run; what is left
+ *     waits for the next run
  * @param embeddedPort port of the embedded PostgreSQL; 0 picks a free one
  * @param embeddedStartTimeout how long to wait for the embedded PostgreSQL to accept connections
  */
@@ -30,8 +45,18 @@ public record PostgresConfig(
     @Bindable(defaultValue = "1s") Duration connectionTimeout,
     @Bindable(defaultValue = "5s") Duration callTimeout,
     @Bindable(defaultValue = "500ms") Duration lockTimeout,
+    @Nullable Duration socketTimeout,
+    @Bindable(defaultValue = "500ms") Duration cancelGrace,
+    @Bindable(defaultValue = "1m") Duration cleanupInterval,
+    @Bindable(defaultValue = "500") int cleanupBatchSize,
+    @Bindable(defaultValue = "20") int cleanupMaxBatches,
     @Bindable(defaultValue = "0") int embeddedPort,
     @Bindable(defaultValue = "60s") Duration embeddedStartTimeout) {
+
+  /** The socket timeout as configured, else twice the call timeout. */
+  public Duration effectiveSocketTimeout() {
+    return socketTimeout != null ? socketTimeout : callTimeout.multipliedBy(2);
+  }
 
   /** Whether the service starts its own PostgreSQL: no URL is configured. */
   public boolean wantsEmbedded() {

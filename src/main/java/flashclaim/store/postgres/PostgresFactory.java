@@ -6,10 +6,12 @@ import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
+import io.micronaut.context.exceptions.ConfigurationException;
 import io.micronaut.flyway.FlywayConfigurationProperties;
 import io.micronaut.flyway.FlywayMigrator;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
+import java.time.Duration;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -45,6 +47,7 @@ final class PostgresFactory {
       Optional<EmbeddedPostgresServer> embedded,
       @Named("default") FlywayConfigurationProperties migrations,
       FlywayMigrator migrator) {
+    checkTimeouts(config);
     HikariConfig hikari = new HikariConfig();
     hikari.setPoolName("flashclaim-postgres");
     hikari.setJdbcUrl(embedded.map(EmbeddedPostgresServer::jdbcUrl).orElse(config.url()));
@@ -54,11 +57,20 @@ final class PostgresFactory {
     }
     hikari.setMaximumPoolSize(config.poolSize());
     hikari.setMinimumIdle(Math.min(4, config.poolSize()));
-    hikari.setConnectionTimeout(Math.max(250, config.connectionTimeout().toMillis()));
+    long connectionTimeout = Math.max(250, config.connectionTimeout().toMillis());
+    hikari.setConnectionTimeout(connectionTimeout);
+    // Checking an idle connection before handing it out leaves time to open another in time.
+    hikari.setValidationTimeout(Math.max(250, connectionTimeout / 2));
     // Every statement of every connection is bounded (G6); the claim also bounds its lock waits.
     hikari.addDataSourceProperty(
         "options", "-c statement_timeout=" + config.callTimeout().toMillis());
     hikari.addDataSourceProperty("connectTimeout", "10");
+    // A connection that stops answering is closed rather than waited for (G6).
+    hikari.addDataSourceProperty(
+        "socketTimeout", String.valueOf(wholeSeconds(config.effectiveSocketTimeout())));
+    hikari.addDataSourceProperty(
+        "cancelSignalTimeout", String.valueOf(wholeSeconds(config.cancelGrace())));
+    hikari.addDataSourceProperty("tcpKeepAlive", "true");
     HikariDataSource dataSource = new HikariDataSource(hikari);
     LOG.info("PostgreSQL: pool of {} connections to {}", config.poolSize(), hikari.getJdbcUrl());
     try {
@@ -68,5 +80,32 @@ final class PostgresFactory {
       throw e;
     }
     return dataSource;
+  }
+
+  /**
+   * Refuses timeouts that contradict each other: a socket timeout at or below the statement timeout
+   * would close connections whose statements are slow but alive, and report a cancelled statement
+   * as a lost connection.
+   */
+  static void checkTimeouts(PostgresConfig config) {
+    if (config.callTimeout().isNegative() || config.callTimeout().isZero()) {
+      throw new ConfigurationException("flashclaim.postgres.call-timeout must be positive");
+    }
+    if (wholeSeconds(config.effectiveSocketTimeout()) * 1_000 <= config.callTimeout().toMillis()) {
+      throw new ConfigurationException(
+          "flashclaim.postgres.socket-timeout ("
+              + config.effectiveSocketTimeout()
+              + ") must be longer than flashclaim.postgres.call-timeout ("
+              + config.callTimeout()
+              + ")");
+    }
+    if (config.cancelGrace().isNegative()) {
+      throw new ConfigurationException("flashclaim.postgres.cancel-grace must not be negative");
+    }
+  }
+
+  /** pgjdbc takes these timeouts in whole seconds; 0 would mean none, so at least 1. */
+  private static long wholeSeconds(Duration timeout) {
+    return Math.max(1, (timeout.toMillis() + 999) / 1_000);
   }
 }

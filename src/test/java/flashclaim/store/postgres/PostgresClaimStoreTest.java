@@ -2,9 +2,13 @@ package flashclaim.store.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flashclaim.Deadline;
 import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CampaignService;
+import flashclaim.claim.ClaimConfig;
+import flashclaim.claim.ClaimOutcome;
+import flashclaim.claim.ClaimService;
 import flashclaim.claim.ClaimStore;
 import flashclaim.claim.UserId;
 import flashclaim.testing.Api;
@@ -15,6 +19,7 @@ import flashclaim.testing.TestPostgres;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import org.junit.jupiter.api.AfterAll;
@@ -25,11 +30,13 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * The PostgreSQL claim transaction's two waits, held open deterministically by a transaction of
  * the test itself: coupons locked by claims in flight are not "sold out" (G3), and a claim that
- * waits for its user's advisory lock gives up at its deadline (G6).
+ * waits for its user's advisory lock gives up at its deadline (G6); and a claim whose campaign read
+ * waits answers Busy at its deadline too.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class PostgresClaimStoreTest {
   private static final Duration DEADLINE = Duration.ofMillis(700);
+  private static final Clock CLOCK = Clock.systemUTC();
 
   private final StoreBackend backend = new PostgresBackend();
   private ServiceInstance instance;
@@ -66,17 +73,18 @@ class PostgresClaimStoreTest {
           ResultSet ignored = executeQuery(lock, campaign.id().value())) {
         Instant started = Instant.now();
         ClaimStore.Attempt attempt =
-            store.tryClaim(campaign, new UserId("waiter"), 0, started.plus(DEADLINE));
+            store.tryClaim(
+                campaign, new UserId("waiter"), 0, Deadline.after(started, DEADLINE, CLOCK));
         assertThat(attempt).isInstanceOf(ClaimStore.Attempt.Contended.class);
         assertThat(Duration.between(started, Instant.now())).isLessThan(DEADLINE.plusMillis(500));
       }
       inFlight.rollback(); // the claims in flight gave their coupons back
     }
-    assertThat(store.tryClaim(campaign, new UserId("waiter"), 0, Instant.now().plus(DEADLINE)))
+    assertThat(store.tryClaim(campaign, new UserId("waiter"), 0, deadline()))
         .isInstanceOf(ClaimStore.Attempt.Won.class);
-    assertThat(store.tryClaim(campaign, new UserId("second"), 0, Instant.now().plus(DEADLINE)))
+    assertThat(store.tryClaim(campaign, new UserId("second"), 0, deadline()))
         .isInstanceOf(ClaimStore.Attempt.Won.class);
-    assertThat(store.tryClaim(campaign, new UserId("third"), 0, Instant.now().plus(DEADLINE)))
+    assertThat(store.tryClaim(campaign, new UserId("third"), 0, deadline()))
         .isInstanceOf(ClaimStore.Attempt.NoneLeft.class);
     assertThat(backend.claims(campaign.id().value())).hasSize(2);
   }
@@ -97,20 +105,57 @@ class PostgresClaimStoreTest {
         lock.executeQuery().close();
       }
       Instant started = Instant.now();
-      ClaimStore.Attempt attempt = store.tryClaim(campaign, user, 0, started.plus(DEADLINE));
+      ClaimStore.Attempt attempt =
+          store.tryClaim(campaign, user, 0, Deadline.after(started, DEADLINE, CLOCK));
       Duration took = Duration.between(started, Instant.now());
       assertThat(attempt).isInstanceOf(ClaimStore.Attempt.Contended.class);
       assertThat(took).isGreaterThanOrEqualTo(DEADLINE.minusMillis(50)).isLessThan(DEADLINE.plusMillis(500));
-      assertThat(store.tryClaim(campaign, new UserId("someone-else"), 0, Instant.now().plus(DEADLINE)))
+      assertThat(store.tryClaim(campaign, new UserId("someone-else"), 0, deadline()))
           .isInstanceOf(ClaimStore.Attempt.Won.class);
       sameUser.rollback();
     }
-    assertThat(store.holdings(campaign, user)).isEmpty();
-    assertThat(store.tryClaim(campaign, user, 0, Instant.now().plus(DEADLINE)))
+    assertThat(store.holdings(campaign, user, Deadline.none())).isEmpty();
+    assertThat(store.tryClaim(campaign, user, 0, deadline()))
         .isInstanceOf(ClaimStore.Attempt.Won.class);
-    assertThat(store.tryClaim(campaign, user, 0, Instant.now().plus(DEADLINE)))
+    assertThat(store.tryClaim(campaign, user, 0, deadline()))
         .as("the slot is filled now")
         .isInstanceOf(ClaimStore.Attempt.SlotTaken.class);
+  }
+
+  /**
+   * The campaign read of a claim (a cache miss) waits for a lock that a migration holds: the claim
+   * answers Busy at its deadline, not at the statement timeout (5 s), and writes nothing.
+   */
+  @Test
+  void aClaimWhoseCampaignReadWaitsIsBusyAtTheDeadline() throws Exception {
+    backend.reset();
+    Api.createCampaign(instance.url(), "pg-uncached", 1, 1); // read by nobody: not cached
+    ClaimService claims = instance.context().getBean(ClaimService.class);
+    Duration configured = instance.context().getBean(ClaimConfig.class).deadline();
+    CampaignId id = new CampaignId("pg-uncached");
+    try (Connection migration = TestPostgres.connect()) {
+      migration.setAutoCommit(false);
+      try (PreparedStatement lock =
+          migration.prepareStatement("LOCK TABLE campaigns IN ACCESS EXCLUSIVE MODE")) {
+        lock.execute();
+      }
+      Instant started = Instant.now();
+      // admitted long enough ago that DEADLINE is what is left
+      ClaimOutcome outcome =
+          claims.claim(id, new UserId("reader"), started.minus(configured).plus(DEADLINE));
+      Duration took = Duration.between(started, Instant.now());
+      assertThat(outcome).isInstanceOf(ClaimOutcome.Busy.class);
+      assertThat(took)
+          .isGreaterThanOrEqualTo(DEADLINE.minusMillis(50))
+          .isLessThan(DEADLINE.plusMillis(1_000));
+      migration.rollback();
+    }
+    assertThat(backend.claims("pg-uncached")).isEmpty();
+    assertThat(claims.claim(id, new UserId("reader"))).isInstanceOf(ClaimOutcome.Claimed.class);
+  }
+
+  private static Deadline deadline() {
+    return Deadline.after(Instant.now(), DEADLINE, CLOCK);
   }
 
   private static ResultSet executeQuery(PreparedStatement statement, String parameter)
