@@ -18,7 +18,9 @@ import java.time.Duration;
  * @param sharedBudget bytes of request bodies that callers other than admins on admin routes may
  *     hold at once, all requests together; a body that does not fit gets 503 with Retry-After
  * @param readTimeout how long a body may take to arrive in full, counted from when the request's
- *     filters start reading it; a slower body gets 408 and its connection is closed
+ *     filters start reading it; a slower body gets 408
+ * @param linger how long the rest of a refused body that was not read to its end is still taken
+ *     (and dropped) before its connection is closed: time for the client to read the refusal
  */
 @ConfigurationProperties("flashclaim.http.bodies")
 public record BodyConfig(
@@ -26,7 +28,8 @@ public record BodyConfig(
     @Bindable(defaultValue = "64KB") @ReadableBytes int webhookMaxSize,
     @Bindable(defaultValue = "1KB") @ReadableBytes int defaultMaxSize,
     @Bindable(defaultValue = "4MB") @ReadableBytes int sharedBudget,
-    @Bindable(defaultValue = "10s") Duration readTimeout) {
+    @Bindable(defaultValue = "10s") Duration readTimeout,
+    @Bindable(defaultValue = "5s") Duration linger) {
 
   public BodyConfig {
     if (Math.max(webhookMaxSize, defaultMaxSize) > sharedBudget) {
@@ -34,8 +37,9 @@ public record BodyConfig(
           "flashclaim.http.bodies.shared-budget must hold at least one body of the largest size it"
               + " covers (webhook-max-size, default-max-size)");
     }
-    if (readTimeout.isNegative() || readTimeout.isZero()) {
-      throw new IllegalArgumentException("flashclaim.http.bodies.read-timeout must be positive");
+    if (readTimeout.isNegative() || readTimeout.isZero() || linger.isNegative()) {
+      throw new IllegalArgumentException(
+          "flashclaim.http.bodies.read-timeout must be positive, linger not negative");
     }
   }
 }

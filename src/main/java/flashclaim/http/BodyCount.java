@@ -49,7 +49,7 @@ final class BodyCount implements Subscriber<byte[]> {
             count.cancel();
           }
         });
-    body.split(ByteBody.SplitBackpressureMode.FASTEST).toByteArrayPublisher().subscribe(count);
+    body.split(ByteBody.SplitBackpressureMode.NEW).toByteArrayPublisher().subscribe(count);
     return count.result;
   }
 

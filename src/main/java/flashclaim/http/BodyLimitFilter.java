@@ -2,7 +2,6 @@ package flashclaim.http;
 
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.order.Ordered;
-import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -36,9 +35,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       Only a complete body within its limit reaches the route.
  * </ul>
  *
- * <p>A refusal of a body that is still arriving and has no declared end (chunked, or too slow)
- * closes the connection, so that the rest is never read; a body of declared length is read and
- * dropped by the framework after the answer.
+ * <p>The connection of a body refused before its end is closed shortly after the answer ({@link
+ * RefusedBodyFilter}).
  */
 @ServerFilter(Filter.MATCH_ALL_PATTERN)
 final class BodyLimitFilter implements Ordered {
@@ -97,31 +95,30 @@ final class BodyLimitFilter implements Ordered {
         .thenApply(
             result -> {
               if (result instanceof BodyCount.Result.Complete) {
+                RefusedBodyFilter.bodyRead(request);
                 return null;
               }
               release(request);
               if (result instanceof BodyCount.Result.TooLarge) {
-                return closing(tooLarge(path, limit));
+                return tooLarge(path, limit);
               } else if (result instanceof BodyCount.Result.TimedOut) {
-                return closing(
-                    Problem.of(
-                            HttpStatus.REQUEST_TIMEOUT,
-                            "body-timeout",
-                            "Body too slow",
-                            "the request body did not arrive within "
-                                + config.readTimeout().toSeconds()
-                                + " s",
-                            path)
-                        .response());
+                return Problem.of(
+                        HttpStatus.REQUEST_TIMEOUT,
+                        "body-timeout",
+                        "Body too slow",
+                        "the request body did not arrive within "
+                            + config.readTimeout().toSeconds()
+                            + " s",
+                        path)
+                    .response();
               }
-              return closing(
-                  Problem.of(
-                          HttpStatus.BAD_REQUEST,
-                          "invalid-request",
-                          "Bad Request",
-                          "the request body could not be read to its end",
-                          path)
-                      .response());
+              return Problem.of(
+                      HttpStatus.BAD_REQUEST,
+                      "invalid-request",
+                      "Bad Request",
+                      "the request body could not be read to its end",
+                      path)
+                  .response();
             });
   }
 
@@ -155,10 +152,5 @@ final class BodyLimitFilter implements Ordered {
         "this instance holds as many request bodies as it may; retry later",
         path,
         http.retryAfter());
-  }
-
-  /** The rest of the body is never read: the connection ends with this answer. */
-  private static MutableHttpResponse<?> closing(MutableHttpResponse<?> response) {
-    return response.header(HttpHeaders.CONNECTION, "close");
   }
 }
