@@ -1,22 +1,21 @@
 package flashclaim.http;
 
-import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.order.Ordered;
 import io.micronaut.http.HttpRequest;
-import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.ServerHttpRequest;
 import io.micronaut.http.annotation.Filter;
 import io.micronaut.http.annotation.RequestFilter;
-import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.http.body.ByteBody;
+import io.micronaut.http.filter.FilterContinuation;
 import io.micronaut.http.filter.ServerFilterPhase;
 import java.util.OptionalLong;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Mono;
 
 /**
  * Bounds request bodies before anything buffers them (G6). It runs right after authentication, so
@@ -43,7 +42,6 @@ final class BodyLimitFilter implements Ordered {
   /** Right after authentication, before idempotency (which reads the body). */
   static final int ORDER = ServerFilterPhase.SECURITY.after();
 
-  private static final String RESERVED = BodyLimitFilter.class.getName() + ".reserved";
   private static final String ADMIN_ROUTES = "/v1/admin/";
   private static final String WEBHOOK_ROUTE = "/v1/webhooks/redemptions";
 
@@ -68,67 +66,69 @@ final class BodyLimitFilter implements Ordered {
   }
 
   @RequestFilter
-  @Nullable
-  CompletableFuture<@Nullable HttpResponse<?>> limit(HttpRequest<?> request) {
+  Publisher<MutableHttpResponse<?>> limit(
+      HttpRequest<?> request, FilterContinuation<Publisher<MutableHttpResponse<?>>> chain) {
     if (!(request instanceof ServerHttpRequest<?> server)) {
-      return null;
+      return chain.proceed();
     }
     ByteBody body = server.byteBody();
     OptionalLong declared = body.expectedLength();
     if (declared.isPresent() && declared.getAsLong() == 0) {
-      return null;
+      return chain.proceed();
     }
     String path = request.getPath();
     boolean admin = path.startsWith(ADMIN_ROUTES) && Callers.isAdmin(request);
     int limit = admin ? config.adminMaxSize() : limitOf(path);
     if (declared.isPresent() && declared.getAsLong() > limit) {
-      return CompletableFuture.completedFuture(tooLarge(path, limit));
+      return Mono.just(tooLarge(path, limit));
     }
+    AtomicInteger reserved = new AtomicInteger();
     if (!admin) {
       int reserve = declared.isPresent() ? (int) declared.getAsLong() : limit;
       if (!budget.tryAcquire(reserve)) {
-        return CompletableFuture.completedFuture(busy(path));
+        return Mono.just(busy(path));
       }
-      request.setAttribute(RESERVED, new AtomicInteger(reserve));
+      reserved.set(reserve);
     }
-    return BodyCount.of(body, limit, config.readTimeout())
-        .thenApply(
+    return Mono.fromFuture(BodyCount.of(body, limit, config.readTimeout()))
+        .flatMap(
             result -> {
               if (result instanceof BodyCount.Result.Complete) {
                 RefusedBodyFilter.bodyRead(request);
-                return null;
+                return Mono.from(chain.proceed());
               }
-              release(request);
-              if (result instanceof BodyCount.Result.TooLarge) {
-                return tooLarge(path, limit);
-              } else if (result instanceof BodyCount.Result.TimedOut) {
-                return Problem.of(
-                        HttpStatus.REQUEST_TIMEOUT,
-                        "body-timeout",
-                        "Body too slow",
-                        "the request body did not arrive within "
-                            + config.readTimeout().toSeconds()
-                            + " s",
-                        path)
-                    .response();
-              }
-              return Problem.of(
-                      HttpStatus.BAD_REQUEST,
-                      "invalid-request",
-                      "Bad Request",
-                      "the request body could not be read to its end",
-                      path)
-                  .response();
-            });
+              return Mono.just(refusal(result, path, limit));
+            })
+        // The reservation is returned when the answer leaves, whatever it is.
+        .doFinally(signal -> release(reserved));
   }
 
-  @ResponseFilter
-  void release(HttpRequest<?> request) {
-    request
-        .getAttribute(RESERVED, AtomicInteger.class)
-        .map(reserved -> reserved.getAndSet(0))
-        .filter(bytes -> bytes > 0)
-        .ifPresent(budget::release);
+  private void release(AtomicInteger reserved) {
+    int bytes = reserved.getAndSet(0);
+    if (bytes > 0) {
+      budget.release(bytes);
+    }
+  }
+
+  private MutableHttpResponse<?> refusal(BodyCount.Result result, String path, int limit) {
+    if (result instanceof BodyCount.Result.TooLarge) {
+      return tooLarge(path, limit);
+    } else if (result instanceof BodyCount.Result.TimedOut) {
+      return Problem.of(
+              HttpStatus.REQUEST_TIMEOUT,
+              "body-timeout",
+              "Body too slow",
+              "the request body did not arrive within " + config.readTimeout().toSeconds() + " s",
+              path)
+          .response();
+    }
+    return Problem.of(
+            HttpStatus.BAD_REQUEST,
+            "invalid-request",
+            "Bad Request",
+            "the request body could not be read to its end",
+            path)
+        .response();
   }
 
   private int limitOf(String path) {

@@ -21,12 +21,16 @@ import io.micronaut.http.filter.ServerFilterPhase;
  * no segment is empty (no {@code //}, no trailing slash), {@code .} or {@code ..}, none holds
  * {@code \} or {@code ;}, and every percent-escape is well formed and stands for a byte that must
  * be escaped: never an unreserved character (letters, digits, {@code - . _ ~}, which are written
- * as they are), a slash, a backslash, a semicolon or a percent sign.
+ * as they are), a slash, a backslash, a semicolon or a percent sign. Outside the API ({@code
+ * /v1/}) a trailing slash is allowed: it names a directory of static pages, as in {@code
+ * /dashboard/}.
  */
 @ServerFilter(Filter.MATCH_ALL_PATTERN)
 final class CanonicalPathFilter implements Ordered {
   /** Right after the request id (a 404 here has one too), before load shedding. */
   static final int ORDER = ServerFilterPhase.FIRST.before() + 1;
+
+  private static final String API = "/v1/";
 
   @Override
   public int getOrder() {
@@ -58,7 +62,8 @@ final class CanonicalPathFilter implements Ordered {
     if (raw.length() == 1) {
       return true;
     }
-    for (String segment : raw.substring(1).split("/", -1)) {
+    String path = raw.endsWith("/") && !raw.startsWith(API) ? raw.substring(0, raw.length() - 1) : raw;
+    for (String segment : path.substring(1).split("/", -1)) {
       if (segment.isEmpty() || segment.equals(".") || segment.equals("..")) {
         return false;
       }
