@@ -1,6 +1,8 @@
 package flashclaim.http;
 
 import io.micronaut.http.body.ByteBody;
+import io.micronaut.http.exceptions.BufferLengthExceededException;
+import io.micronaut.http.exceptions.ContentLengthExceededException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -72,7 +74,10 @@ final class BodyCount implements Subscriber<byte[]> {
 
   @Override
   public void onError(Throwable t) {
-    result.complete(new Result.Broken(t));
+    // The framework's own ceiling (micronaut.server.max-request-size) may cut the body first.
+    boolean tooLarge =
+        t instanceof ContentLengthExceededException || t instanceof BufferLengthExceededException;
+    result.complete(tooLarge ? new Result.TooLarge() : new Result.Broken(t));
   }
 
   @Override

@@ -17,10 +17,11 @@ import java.util.concurrent.TimeUnit;
 /**
  * Ends the connection of a refused request whose body was not read to its end (G6): the framework
  * reads and drops the rest of such a body to reach the next request, which for an endless or huge
- * body would keep the connection busy without bound. The connection is closed {@code
- * flashclaim.http.bodies.linger} after the refusal: long enough for a client that is still sending
- * to read the answer (closing at once would reset the connection under it and lose the answer),
- * short enough that no body is read for long.
+ * body would keep the connection busy without bound. If the body has still not ended {@code
+ * flashclaim.http.bodies.linger} after the refusal, the connection is closed: the wait gives a
+ * client that is still sending the time to read the answer (closing at once would reset the
+ * connection under it and lose the answer), and a client whose body did end keeps its connection
+ * for its next request ({@link BodyEnds}).
  *
  * <p>It sees every answer, including those of authentication, load shedding and {@link
  * BodyLimitFilter}, so it runs before all of them.
@@ -54,7 +55,17 @@ final class RefusedBodyFilter implements Ordered {
       return;
     }
     Channel channel = netty.getChannelHandlerContext().channel();
-    channel.eventLoop().schedule(() -> channel.close(), config.linger().toMillis(), TimeUnit.MILLISECONDS);
+    long refused = BodyEnds.begun(channel);
+    channel
+        .eventLoop()
+        .schedule(
+            () -> {
+              if (!BodyEnds.endedUpTo(channel, refused)) {
+                channel.close();
+              }
+            },
+            config.linger().toMillis(),
+            TimeUnit.MILLISECONDS);
   }
 
   /** Whether some of the request's body may still be on its way. */
