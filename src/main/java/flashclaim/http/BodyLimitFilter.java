@@ -34,7 +34,9 @@ import reactor.core.publisher.Mono;
  *       Only a complete body within its limit reaches the route.
  * </ul>
  *
- * <p>The connection of a body refused before its end is closed shortly after the answer ({@link
+ * <p>What stays outside it: the bytes the framework reads on a connection before any filter runs
+ * (the first read of the request, and a window of 64 KB), so at most that much per connection. A
+ * connection whose refused body goes on arriving is closed shortly after the answer ({@link
  * RefusedBodyFilter}).
  */
 @ServerFilter(Filter.MATCH_ALL_PATTERN)
