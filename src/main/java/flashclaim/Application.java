@@ -22,8 +22,10 @@ import sun.misc.Signal;
             description =
                 "Flash-sale coupon claims. Every body is JSON; every error is application/problem+json"
                     + " (RFC 9457) with a stable type urn:flashclaim:problem:<name>. Any route may also"
-                    + " answer 404 not-found (unknown route), 405 method-not-allowed, 406"
-                    + " not-acceptable, 503 unavailable and 500 internal-error (a bug)."))
+                    + " answer 404 not-found (unknown route or a path not in its canonical form), 405"
+                    + " method-not-allowed, 406 not-acceptable, 408 body-timeout (a request body"
+                    + " slower than the read timeout), 413 payload-too-large, 503 unavailable and 500"
+                    + " internal-error (a bug)."))
 @SecurityScheme(
     name = "bearer",
     type = SecuritySchemeType.HTTP,

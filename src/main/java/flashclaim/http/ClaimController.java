@@ -6,12 +6,10 @@ import flashclaim.claim.Claim;
 import flashclaim.claim.ClaimOutcome;
 import flashclaim.claim.ClaimService;
 import flashclaim.claim.UserId;
-import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
-import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Consumes;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
@@ -40,20 +38,15 @@ final class ClaimController {
   }
 
   /**
-   * Claims a coupon. The route takes no body; whatever body comes is read and ignored, and reading
-   * it is what holds it to {@code micronaut.server.max-request-size} (413 above it), as on every
-   * other route: a body nobody reads is never checked. Its admission, and the ticket of every 503,
-   * are {@link ClaimAdmissionFilter}'s.
+   * Claims a coupon. The route takes no body: {@link BodyLimitFilter} holds one to {@code
+   * flashclaim.http.bodies.default-max-size} (413 above it) and this route ignores it.
+   * Its admission, and the ticket of every 503, are {@link ClaimAdmissionFilter}'s.
    */
   @ApiDocs.Claim
   @FairlyAdmitted
   @Post
   @Consumes(MediaType.ALL)
-  HttpResponse<?> claim(
-      @PathVariable String id,
-      @Body @Nullable byte[] ignoredBody,
-      Authentication user,
-      HttpRequest<?> request) {
+  HttpResponse<?> claim(@PathVariable String id, Authentication user, HttpRequest<?> request) {
     ClaimOutcome outcome =
         claims.claim(
             new CampaignId(id),

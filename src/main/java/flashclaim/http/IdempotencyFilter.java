@@ -23,7 +23,6 @@ import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.http.filter.ConditionalFilter;
-import io.micronaut.http.filter.ServerFilterPhase;
 import io.micronaut.json.JsonMapper;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import java.io.IOException;
@@ -40,6 +39,8 @@ import org.slf4j.LoggerFactory;
  * {@code Idempotency-Key} on POST routes (IETF httpapi draft), around {@link IdempotencyService}.
  *
  * <ul>
+ *   <li>Keys are for authenticated callers: an anonymous request (a webhook delivery, or any
+ *       request refused for want of a token) runs as if it carried none, and writes nothing.
  *   <li>No key: the request runs as usual, unless its path is one of {@code
  *       flashclaim.idempotency.required-routes} (400 {@code idempotency-key-missing}).
  *   <li>A malformed key (not 1-255 printable ASCII characters, or the header twice): 400 {@code
@@ -51,20 +52,21 @@ import org.slf4j.LoggerFactory;
  *       flight: 409 {@code idempotency-key-in-use} with Retry-After.
  * </ul>
  *
- * <p>A result the client is meant to retry is not stored: any 5xx (503 busy, overloaded, store
- * unavailable, 500) and any answer with Retry-After (the guard's 409). Its in-flight record is
- * deleted instead, so the same key can be retried at once and runs the request again.
+ * <p>Only a final result is stored ({@link IdempotencyService#isFinal}); for any other (a 5xx, an
+ * answer with Retry-After, 401, 403, 404, 422) the in-flight record is deleted instead, so the same
+ * key can be retried at once and runs the request again.
  *
- * <p>It runs after authentication, since keys are scoped per caller (the token subject; anonymous
- * callers share the empty one), and before the modification guard. The body is read here (the
- * framework keeps it for the controller) because the fingerprint covers the raw bytes.
+ * <p>It runs after authentication, since keys are scoped per caller (the token subject), after
+ * {@link BodyLimitFilter} (the body it reads is complete and within its route's limit) and before
+ * the modification guard. The body is read here (the framework keeps it for the controller)
+ * because the fingerprint covers the raw bytes.
  */
 @ServerFilter(value = "/v1/**", methods = HttpMethod.POST)
 @Requires(property = "flashclaim.idempotency.enabled", notEquals = StringUtils.FALSE)
 @Requires(beans = IdempotencyService.class)
 final class IdempotencyFilter implements Ordered, ConditionalFilter {
-  /** Right after authentication. */
-  static final int ORDER = ServerFilterPhase.SECURITY.after();
+  /** Right after the body limits. */
+  static final int ORDER = BodyLimitFilter.ORDER + 1;
   /** The header that marks a replayed result. */
   static final String REPLAYED = "Idempotency-Replayed";
 
@@ -93,12 +95,14 @@ final class IdempotencyFilter implements Ordered, ConditionalFilter {
   }
 
   /**
-   * Only requests with a key, or on a route that requires one, run this filter: the others pay
-   * neither its hop to the store pool nor the wait for their body.
+   * Only requests with a key and a token, or on a route that requires a key, run this filter: the
+   * others pay neither its hop to the store pool nor the wait for their body. (This runs before
+   * authentication; whether the token is valid is checked in {@link #start}.)
    */
   @Override
   public boolean isEnabled(HttpRequest<?> request) {
-    return request.getHeaders().contains(IdempotencyKey.HEADER)
+    HttpHeaders headers = request.getHeaders();
+    return (headers.contains(IdempotencyKey.HEADER) && headers.contains(HttpHeaders.AUTHORIZATION))
         || config.requiresKey(request.getPath());
   }
 
@@ -106,7 +110,10 @@ final class IdempotencyFilter implements Ordered, ConditionalFilter {
   @ExecuteOn(HttpExecutors.STORE)
   @Nullable
   HttpResponse<?> start(HttpRequest<?> request, @Nullable @Body byte[] body) {
-    List<String> headers = request.getHeaders().getAll(IdempotencyKey.HEADER);
+    List<String> headers =
+        Callers.isAuthenticated(request)
+            ? request.getHeaders().getAll(IdempotencyKey.HEADER)
+            : List.of();
     if (headers.isEmpty()) {
       return config.requiresKey(request.getPath()) ? missingKey(request) : null;
     }
@@ -119,7 +126,7 @@ final class IdempotencyFilter implements Ordered, ConditionalFilter {
     } catch (InvalidInputException e) {
       return InvalidInputHandler.response(request, e);
     }
-    String caller = request.getUserPrincipal().map(Principal::getName).orElse("");
+    String caller = request.getUserPrincipal().map(Principal::getName).orElseThrow();
     String fingerprint =
         Fingerprint.of(request.getMethodName(), target(request.getUri()), caller, body);
     return start(request, caller, key, fingerprint);
@@ -135,10 +142,9 @@ final class IdempotencyFilter implements Ordered, ConditionalFilter {
     if (ticket.isEmpty()) {
       return;
     }
-    boolean retryable =
-        response.code() >= 500 || response.getHeaders().contains(Problem.RETRY_AFTER);
+    boolean retryLater = response.getHeaders().contains(Problem.RETRY_AFTER);
     try {
-      if (retryable) {
+      if (!IdempotencyService.isFinal(response.code(), retryLater)) {
         idempotency.abandon(ticket.get());
       } else if (!idempotency.complete(ticket.get(), capture(response))) {
         LOG.warn("{} {} outlived its idempotency record", request.getMethod(), request.getPath());

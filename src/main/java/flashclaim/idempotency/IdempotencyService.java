@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Idempotency keys as the IETF httpapi draft describes them: the first request with a key runs and
@@ -36,7 +37,7 @@ public final class IdempotencyService {
   /**
    * Starts a request that carries a key. Never waits for another request.
    *
-   * @param caller the caller's identity (the token subject; empty for anonymous requests)
+   * @param caller the caller's identity (the token subject); keys are for authenticated callers
    * @throws flashclaim.StoreException when the store fails
    */
   public Start start(String caller, IdempotencyKey key, String fingerprint) {
@@ -91,6 +92,21 @@ public final class IdempotencyService {
   public boolean abandon(Ticket ticket) {
     return store.deleteIf(ticket.recordId(), ticket.version());
   }
+
+  /**
+   * Whether a result is the request's final answer, to be stored and replayed. Not final, so not
+   * stored: a 5xx or an answer with Retry-After (the client is told to retry), 401 and 403 (the
+   * caller's token or the campaign's window may change), 404 (the campaign may be created), 408
+   * and 422 (nothing of the request was done).
+   *
+   * @param status the HTTP status of the result
+   * @param retryAfter whether the result tells the client when to retry
+   */
+  public static boolean isFinal(int status, boolean retryAfter) {
+    return status < 500 && !retryAfter && !NOT_FINAL.contains(status);
+  }
+
+  private static final Set<Integer> NOT_FINAL = Set.of(401, 403, 404, 408, 422);
 
   /** The in-flight record a proceeding request owns. */
   public record Ticket(String recordId, Instant version) {}

@@ -8,6 +8,7 @@ import flashclaim.testing.MultiInstanceTest;
 import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.StoreBackend;
 import flashclaim.testing.Tokens;
+import flashclaim.testing.Webhooks;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
@@ -31,6 +32,8 @@ import org.junit.jupiter.api.Test;
  * the first result on any instance without running the request again, 422 for another request
  * under the same key, 409 while the first is in flight, 400 for a missing required or malformed
  * key, keys scoped per caller, retryable results not stored, expiry, and the body size limit.
+ * Keys are for authenticated callers: an anonymous request writes no record, and refusals (401,
+ * 403, 404, 422) are never stored, so a repeat is answered afresh.
  */
 public abstract class IdempotencyKeyContract extends MultiInstanceTest {
   private static final String KEY = "Idempotency-Key";
@@ -252,6 +255,101 @@ public abstract class IdempotencyKeyContract extends MultiInstanceTest {
       assertThat(records().get(0).bodyStored()).isFalse();
     }
     assertThat(backend().coupons(campaign)).hasSize(2);
+  }
+
+  @Test
+  void anonymousKeyIsIgnoredAndWritesNothing() throws Exception {
+    String campaign = newCampaign(1, 5);
+    Api.Response claimed =
+        Api.post(instance(0), "/v1/campaigns/" + campaign + "/claims", Tokens.user("alice"), null);
+    String delivery = Webhooks.body(campaign, (String) claimed.json().get("code"), "order-1", "redeemed");
+
+    // Forged deliveries under one key, at once through every instance: each is checked and refused.
+    List<Api.Response> forged =
+        runAll(30, i -> () -> deliver(instance(i), null, delivery, "t=1,v1=00", "anon-key"));
+    for (Api.Response response : forged) {
+      assertProblem(response, 401, "invalid-signature");
+      assertThat(response.header(REPLAYED)).isNull();
+    }
+    // A signed delivery under that key runs, and so does its repeat (no replay of the first).
+    Api.Response applied = deliver(instance(1), null, delivery, Webhooks.signature(delivery), "anon-key");
+    Api.Response again = deliver(instance(2), null, delivery, Webhooks.signature(delivery), "anon-key");
+    assertThat(applied.json()).containsEntry("result", "applied");
+    assertThat(again.json()).containsEntry("result", "already-applied");
+    assertThat(again.header(REPLAYED)).isNull();
+    // A claim without a token is refused whatever its key.
+    assertProblem(
+        post(instance(0), "/v1/campaigns/" + campaign + "/claims", null, null, "anon-key"),
+        401,
+        "unauthorized");
+
+    assertThat(records()).isEmpty();
+  }
+
+  @Test
+  void refusalsAreNeverStoredNorReplayed() throws Exception {
+    String campaign = newCampaign(1, 5);
+    String alice = Tokens.user("alice");
+    String code =
+        (String) Api.post(instance(0), "/v1/campaigns/" + campaign + "/claims", alice, null).json().get("code");
+    String delivery = Webhooks.body(campaign, code, "order-1", "redeemed");
+
+    // 401: a signed-in caller's delivery with a bad signature, then the same one signed.
+    assertProblem(deliver(instance(0), alice, delivery, "t=1,v1=00", "hook-1"), 401, "invalid-signature");
+    assertThat(records()).isEmpty();
+    Api.Response signed = deliver(instance(1), alice, delivery, Webhooks.signature(delivery), "hook-1");
+    assertThat(signed.status()).as(signed.toString()).isEqualTo(200);
+    assertThat(signed.header(REPLAYED)).isNull();
+    assertThat(signed.json()).containsEntry("result", "applied");
+
+    // 403: a campaign not open yet refuses; the refusal is answered afresh each time, at once.
+    String later = "later-" + campaign;
+    String startsAt = Instant.now().plus(Duration.ofDays(1)).toString();
+    assertThat(
+            Api.post(instance(0), "/v1/admin/campaigns", Tokens.admin(),
+                    "{\"id\":\"" + later + "\",\"name\":\"l\",\"startsAt\":\"" + startsAt + "\"}")
+                .status())
+        .isEqualTo(201);
+    List<Api.Response> early =
+        runAll(9, i -> () -> post(instance(i), "/v1/campaigns/" + later + "/claims", alice, null, "early"));
+    for (Api.Response response : early) {
+      assertThat(response.status()).as(response.toString()).isIn(403, 409);
+      assertThat(response.header(REPLAYED)).isNull();
+    }
+    assertThat(early).anySatisfy(r -> assertProblem(r, 403, "campaign-not-open"));
+
+    // 404: a claim before its campaign exists, then after.
+    String coming = "coming-" + campaign;
+    assertProblem(
+        post(instance(1), "/v1/campaigns/" + coming + "/claims", alice, null, "coming"), 404, "campaign-not-found");
+    Api.createCampaign(instance(2), coming, 1, 1);
+    assertThat(post(instance(0), "/v1/campaigns/" + coming + "/claims", alice, null, "coming").status())
+        .isEqualTo(201);
+
+    // 422: the refused request is not stored in place of the first, which is still replayed.
+    String coupons = "/v1/admin/campaigns/" + campaign + "/coupons";
+    Api.Response first = post(instance(0), coupons, Tokens.admin(), "{\"generate\":{\"count\":2}}", "seed");
+    assertProblem(post(instance(1), coupons, Tokens.admin(), "{\"generate\":{\"count\":3}}", "seed"),
+        422, "idempotency-key-reused");
+    Api.Response replay = post(instance(2), coupons, Tokens.admin(), "{\"generate\":{\"count\":2}}", "seed");
+    assertThat(replay.body()).isEqualTo(first.body());
+    assertThat(replay.header(REPLAYED)).isEqualTo("true");
+
+    // Only the final answers are stored: the signed delivery, the claim after the campaign came,
+    // the seeding.
+    assertThat(records()).hasSize(3).allMatch(StoreBackend.StoredIdempotencyRecord::completed);
+    assertThat(backend().coupons(campaign)).hasSize(5 + 2);
+  }
+
+  /** A webhook delivery with an Idempotency-Key, and a bearer token when one is given. */
+  private static Api.Response deliver(URI url, String token, String body, String signature, String key) {
+    return Api.send(
+        Api.request(url, Webhooks.PATH, token)
+            .header("Content-Type", "application/json")
+            .header(Webhooks.HEADER, signature)
+            .header(KEY, key)
+            .POST(HttpRequest.BodyPublishers.ofString(body))
+            .build());
   }
 
   private static Api.Response post(URI url, String path, String token, String json, String key) {

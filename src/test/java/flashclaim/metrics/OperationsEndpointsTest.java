@@ -98,7 +98,8 @@ class OperationsEndpointsTest {
 
   @Test
   void readinessAndLivenessAreSeparate() throws Exception {
-    Api.Response ready = Api.get(service.url(), "/health/readiness", null);
+    // Details (which indicator) are for admins; anonymous callers see the status only.
+    Api.Response ready = Api.get(service.url(), "/health/readiness", Tokens.admin());
     assertThat(ready.status()).as(ready.body()).isEqualTo(200);
     assertThat(ready.body()).contains("firestore").contains("admission");
     Api.Response live = Api.get(service.url(), "/health/liveness", null);
@@ -114,7 +115,7 @@ class OperationsEndpointsTest {
             Map.of(
                 "flashclaim.firestore.emulator-host", "127.0.0.1:" + deadPort,
                 "flashclaim.firestore.call-timeout", "500ms"))) {
-      Api.Response notReady = Api.get(cutOff.url(), "/health/readiness", null);
+      Api.Response notReady = Api.get(cutOff.url(), "/health/readiness", Tokens.admin());
       assertThat(notReady.status()).as(notReady.body()).isEqualTo(503);
       assertThat(notReady.body()).contains("firestore");
       Api.Response stillLive = Api.get(cutOff.url(), "/health/liveness", null);

@@ -1,0 +1,158 @@
+package flashclaim.http;
+
+import io.micronaut.core.order.Ordered;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MutableHttpResponse;
+import io.micronaut.http.ServerHttpRequest;
+import io.micronaut.http.annotation.Filter;
+import io.micronaut.http.annotation.RequestFilter;
+import io.micronaut.http.annotation.ServerFilter;
+import io.micronaut.http.body.ByteBody;
+import io.micronaut.http.filter.FilterContinuation;
+import io.micronaut.http.filter.ServerFilterPhase;
+import java.util.OptionalLong;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Mono;
+
+/**
+ * Bounds request bodies before anything buffers them (G6). It runs right after authentication, so
+ * it knows the caller, and before every filter or route that reads a body.
+ *
+ * <ul>
+ *   <li>Each route has a limit ({@link BodyConfig}): admin routes, the webhook route, and every
+ *       other route, which takes no body and ignores a small one. A declared {@code Content-Length}
+ *       above it is refused with 413 before a byte is read.
+ *   <li>Callers other than admins on admin routes share one byte budget: a request first reserves
+ *       its declared length, or the route's limit when the length is not declared (chunked); what
+ *       does not fit is refused with 503 and Retry-After, nothing read. The reservation is returned
+ *       when the response leaves.
+ *   <li>Then the body is read to its end as it streams in ({@link BodyCount}), so that the
+ *       framework holds at most the limit: past it, 413; slower than {@code read-timeout}, 408.
+ *       Only a complete body within its limit reaches the route.
+ * </ul>
+ *
+ * <p>What stays outside it: the bytes the framework reads on a connection before any filter runs
+ * (the first read of the request, and a window of 64 KB), so at most that much per connection. A
+ * connection whose refused body goes on arriving is closed shortly after the answer ({@link
+ * RefusedBodyFilter}).
+ */
+@ServerFilter(Filter.MATCH_ALL_PATTERN)
+final class BodyLimitFilter implements Ordered {
+  /** Right after authentication, before idempotency (which reads the body). */
+  static final int ORDER = ServerFilterPhase.SECURITY.after();
+
+  private static final String ADMIN_ROUTES = "/v1/admin/";
+  private static final String WEBHOOK_ROUTE = "/v1/webhooks/redemptions";
+
+  private final BodyConfig config;
+  private final HttpConfig http;
+  private final Semaphore budget;
+
+  BodyLimitFilter(BodyConfig config, HttpConfig http) {
+    this.config = config;
+    this.http = http;
+    this.budget = new Semaphore(config.sharedBudget());
+  }
+
+  @Override
+  public int getOrder() {
+    return ORDER;
+  }
+
+  /** Bytes of the shared budget not reserved now. */
+  int budgetAvailable() {
+    return budget.availablePermits();
+  }
+
+  @RequestFilter
+  Publisher<MutableHttpResponse<?>> limit(
+      HttpRequest<?> request, FilterContinuation<Publisher<MutableHttpResponse<?>>> chain) {
+    if (!(request instanceof ServerHttpRequest<?> server)) {
+      return chain.proceed();
+    }
+    ByteBody body = server.byteBody();
+    OptionalLong declared = body.expectedLength();
+    if (declared.isPresent() && declared.getAsLong() == 0) {
+      return chain.proceed();
+    }
+    String path = request.getPath();
+    boolean admin = path.startsWith(ADMIN_ROUTES) && Callers.isAdmin(request);
+    int limit = admin ? config.adminMaxSize() : limitOf(path);
+    if (declared.isPresent() && declared.getAsLong() > limit) {
+      return Mono.just(tooLarge(path, limit));
+    }
+    AtomicInteger reserved = new AtomicInteger();
+    if (!admin) {
+      int reserve = declared.isPresent() ? (int) declared.getAsLong() : limit;
+      if (!budget.tryAcquire(reserve)) {
+        return Mono.just(busy(path));
+      }
+      reserved.set(reserve);
+    }
+    return Mono.fromFuture(BodyCount.of(body, limit, config.readTimeout()))
+        .flatMap(
+            result -> {
+              if (result instanceof BodyCount.Result.Complete) {
+                RefusedBodyFilter.bodyRead(request);
+                return Mono.from(chain.proceed());
+              }
+              return Mono.just(refusal(result, path, limit));
+            })
+        // The reservation is returned when the answer leaves, whatever it is.
+        .doFinally(signal -> release(reserved));
+  }
+
+  private void release(AtomicInteger reserved) {
+    int bytes = reserved.getAndSet(0);
+    if (bytes > 0) {
+      budget.release(bytes);
+    }
+  }
+
+  private MutableHttpResponse<?> refusal(BodyCount.Result result, String path, int limit) {
+    if (result instanceof BodyCount.Result.TooLarge) {
+      return tooLarge(path, limit);
+    } else if (result instanceof BodyCount.Result.TimedOut) {
+      return Problem.of(
+              HttpStatus.REQUEST_TIMEOUT,
+              "body-timeout",
+              "Body too slow",
+              "the request body did not arrive within " + config.readTimeout().toSeconds() + " s",
+              path)
+          .response();
+    }
+    return Problem.of(
+            HttpStatus.BAD_REQUEST,
+            "invalid-request",
+            "Bad Request",
+            "the request body could not be read to its end",
+            path)
+        .response();
+  }
+
+  private int limitOf(String path) {
+    return path.equals(WEBHOOK_ROUTE) ? config.webhookMaxSize() : config.defaultMaxSize();
+  }
+
+  private static MutableHttpResponse<?> tooLarge(String path, int limit) {
+    return Problem.of(
+            HttpStatus.REQUEST_ENTITY_TOO_LARGE,
+            "payload-too-large",
+            "Payload Too Large",
+            "the request body is larger than the " + limit + " bytes this route takes",
+            path)
+        .response();
+  }
+
+  private MutableHttpResponse<?> busy(String path) {
+    return Problem.unavailable(
+        "overloaded",
+        "Overloaded",
+        "this instance holds as many request bodies as it may; retry later",
+        path,
+        http.retryAfter());
+  }
+}
