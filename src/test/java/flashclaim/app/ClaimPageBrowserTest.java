@@ -7,7 +7,8 @@ import flashclaim.testing.Api;
 import flashclaim.testing.Claimer;
 import flashclaim.testing.FirestoreBackend;
 import flashclaim.testing.HeadlessChromium;
-import flashclaim.testing.HeldRoutes;
+import flashclaim.admission.FairAdmission;
+import flashclaim.testing.HeldClaims;
 import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.StoreBackend;
 import flashclaim.testing.TestTickets;
@@ -68,9 +69,11 @@ class ClaimPageBrowserTest {
     pages =
         ServiceInstance.start(
             Map.of(
-                HeldRoutes.PROPERTY, "true",
+                HeldClaims.PROPERTY, "true",
                 TestTickets.PROPERTY, "true",
-                "flashclaim.http.max-in-flight", Integer.toString(PAGE_INSTANCE_CAPACITY)));
+                "flashclaim.admission.limit", "fixed",
+                "flashclaim.admission.initial-limit", PAGE_INSTANCE_CAPACITY,
+                "flashclaim.admission.max-queued", 0));
     api = ServiceInstance.start(Map.of());
     chromium = HeadlessChromium.phone(390, 844);
     browser = chromium.browser();
@@ -78,7 +81,7 @@ class ClaimPageBrowserTest {
 
   @AfterAll
   void stop() throws IOException {
-    HeldRoutes.reset();
+
     try {
       if (chromium != null) {
         chromium.close();
@@ -95,7 +98,7 @@ class ClaimPageBrowserTest {
 
   @BeforeEach
   void reset() {
-    HeldRoutes.reset();
+
     TestTickets.reset();
   }
 
@@ -203,13 +206,18 @@ class ClaimPageBrowserTest {
     waitForText("remaining", "3");
     assertThat(element("countdown-box").isDisplayed()).as("no countdown for an open-ended campaign").isFalse();
 
-    // Every request slot of the page's instance is taken: the claim is answered 503.
+    // Every claim slot of the page's instance is taken by a claim held in flight, and no claim may
+    // wait: the page's claim is answered 503 with a ticket.
+    Api.createCampaign(api.url(), "phone-hold", 1, PAGE_INSTANCE_CAPACITY);
+    FairAdmission admission = pages.context().getBean(FairAdmission.class);
+    HeldClaims.hold("phone-hold");
     ExecutorService holders = Executors.newFixedThreadPool(PAGE_INSTANCE_CAPACITY);
     try {
       for (int i = 0; i < PAGE_INSTANCE_CAPACITY; i++) {
-        holders.submit(() -> Api.get(pages.url(), "/v1/test/held/slot?gate=busy", Tokens.user("holder")));
+        String holder = "holder-" + i;
+        holders.submit(() -> Api.post(pages.url(), "/v1/campaigns/phone-hold/claims", Tokens.user(holder), null));
       }
-      new WebDriverWait(browser, WAIT).until(d -> HeldRoutes.calls("GET /v1/test/held/slot") == PAGE_INSTANCE_CAPACITY);
+      new WebDriverWait(browser, WAIT).until(d -> admission.inFlight() == PAGE_INSTANCE_CAPACITY);
       TestTickets.reset();
       element("claim").click();
       new WebDriverWait(browser, WAIT)
@@ -217,16 +225,16 @@ class ClaimPageBrowserTest {
           .until(d -> "waiting".equals(state()) && text("result-text").contains("retrying in"));
       screenshot("claim-page-waiting");
       // It retries after Retry-After, still refused: at least two answers with tickets.
-      new WebDriverWait(browser, WAIT).until(d -> TestTickets.exchanges().size() >= 2);
-      HeldRoutes.open("busy");
+      new WebDriverWait(browser, WAIT).until(d -> pageTaps().size() >= 2);
+      HeldClaims.release("phone-hold");
       String state = waitForFinalState();
       assertThat(state).isEqualTo("claimed");
     } finally {
-      HeldRoutes.open("busy");
+      HeldClaims.release("phone-hold");
       holders.shutdown();
     }
 
-    List<TestTickets.Exchange> tap = TestTickets.exchanges();
+    List<TestTickets.Exchange> tap = pageTaps();
     assertThat(tap.get(tap.size() - 1).status()).isEqualTo(201);
     assertThat(tap.subList(0, tap.size() - 1)).allMatch(e -> e.status() == 503 && e.receivedTicket() != null);
     assertThat(tap.get(0).sentTicket()).as("a first tap has no ticket").isNull();
@@ -236,6 +244,11 @@ class ClaimPageBrowserTest {
     }
     assertThat(tap.get(0).idempotencyKey()).isNotBlank();
     assertThat(text("code")).isEqualTo(heldCode(store.claims("phone-busy"), "patient").orElseThrow());
+  }
+
+  /** The claims the page sent (the holders' claims send no Idempotency-Key). */
+  private static List<TestTickets.Exchange> pageTaps() {
+    return TestTickets.exchanges().stream().filter(e -> e.idempotencyKey() != null).toList();
   }
 
   /** The page's files need no token and run only their own script, talking only to this service. */

@@ -11,6 +11,9 @@ import java.util.Map;
  * client, caches and thread pools) on a free port, sharing the test emulator with the others.
  */
 public final class ServiceInstance implements AutoCloseable {
+  /** The retry-ticket secret of the test instances (not the published development value). */
+  public static final String TICKET_SECRET = "flashclaim-test-ticket-secret-0123456789abcdef";
+
   private final EmbeddedServer server;
 
   private ServiceInstance(EmbeddedServer server) {
@@ -38,6 +41,7 @@ public final class ServiceInstance implements AutoCloseable {
     }
     all.put("flashclaim.auth.hs256-secret", Tokens.SECRET);
     all.put("flashclaim.webhooks.secret", Webhooks.SECRET);
+    all.put("flashclaim.admission.ticket-secret", TICKET_SECRET);
     all.putAll(properties);
     return all;
   }

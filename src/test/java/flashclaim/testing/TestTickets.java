@@ -14,9 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Records every exchange of the claim route as the client saw it (the {@value #HEADER} and
  * Idempotency-Key it sent, the status and {@value #HEADER} it got), outside every other filter, so
- * that a test can check what a client sends back when told to retry. A 503 that carries no ticket
- * gets one here ({@code test-ticket-<n>}), standing in for the admission's signed ticket. Present
- * only where {@value #PROPERTY} is true.
+ * that a test can check what a client sends back when told to retry. It changes nothing: the
+ * tickets are the admission's own. Present only where {@value #PROPERTY} is true.
  */
 @ServerFilter("/v1/campaigns/*/claims")
 @Requires(property = TestTickets.PROPERTY, value = "true")
@@ -24,7 +23,6 @@ public final class TestTickets implements Ordered {
   public static final String PROPERTY = "flashclaim.test.tickets";
   public static final String HEADER = "Flashclaim-Ticket";
   private static final List<Exchange> EXCHANGES = new CopyOnWriteArrayList<>();
-  private static final AtomicInteger ISSUED = new AtomicInteger();
 
   /** One claim request and its answer. */
   public record Exchange(String sentTicket, String idempotencyKey, int status, String receivedTicket) {}
@@ -45,9 +43,6 @@ public final class TestTickets implements Ordered {
 
   @ResponseFilter
   void record(HttpRequest<?> request, MutableHttpResponse<?> response) {
-    if (response.code() == 503 && !response.getHeaders().contains(HEADER)) {
-      response.header(HEADER, "test-ticket-" + ISSUED.incrementAndGet());
-    }
     EXCHANGES.add(
         new Exchange(
             request.getHeaders().get(HEADER),
