@@ -1,6 +1,7 @@
 package flashclaim.campaign;
 
 import flashclaim.InvalidInputException;
+import flashclaim.Text;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -8,6 +9,10 @@ import java.util.Objects;
  * A campaign: a pool of coupon codes that users claim, at most {@code perUserLimit} each, while the
  * campaign is open ({@code startsAt <= now < endsAt}; a missing bound is open-ended). Campaigns do
  * not change after creation, which lets instances cache them.
+ *
+ * <p>The name is 1 to {@value #MAX_NAME_LENGTH} printable characters ({@link Text#isPrintable}).
+ * The bounds lie from {@link #EARLIEST} to {@link #LATEST}, the instants that both stores can hold
+ * (Firestore's timestamps span years 1 to 9999; PostgreSQL's more).
  */
 public record Campaign(
     CampaignId id,
@@ -19,18 +24,33 @@ public record Campaign(
 
   public static final int MAX_PER_USER_LIMIT = 100;
   public static final int MAX_NAME_LENGTH = 200;
+  public static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
+  public static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999999999Z");
 
   public Campaign {
     Objects.requireNonNull(id, "id");
     Objects.requireNonNull(createdAt, "createdAt");
-    if (name == null || name.isBlank() || name.length() > MAX_NAME_LENGTH) {
-      throw new InvalidInputException("name", "name must be 1 to 200 characters, not blank");
+    if (name == null
+        || name.isBlank()
+        || name.length() > MAX_NAME_LENGTH
+        || !Text.isPrintable(name)) {
+      throw new InvalidInputException(
+          "name", "name must be 1 to 200 characters, not blank, without control characters");
     }
     if (perUserLimit < 1 || perUserLimit > MAX_PER_USER_LIMIT) {
       throw new InvalidInputException("perUserLimit", "perUserLimit must be between 1 and 100");
     }
+    checkBound("startsAt", startsAt);
+    checkBound("endsAt", endsAt);
     if (startsAt != null && endsAt != null && !endsAt.isAfter(startsAt)) {
       throw new InvalidInputException("endsAt", "endsAt must be after startsAt");
+    }
+  }
+
+  private static void checkBound(String field, Instant bound) {
+    if (bound != null && (bound.isBefore(EARLIEST) || bound.isAfter(LATEST))) {
+      throw new InvalidInputException(
+          field, field + " must lie from " + EARLIEST + " to " + LATEST);
     }
   }
 
