@@ -10,10 +10,11 @@ import java.util.regex.Pattern;
  */
 public record CodePrefix(String value) {
   public static final int MAX_LENGTH = 20;
+  // Before NONE, which needs it to be built.
+  private static final Pattern VALID = Pattern.compile("([A-Za-z0-9][A-Za-z0-9_-]{0,19})?");
+
   /** No prefix: the codes are the generated suffix alone. */
   public static final CodePrefix NONE = new CodePrefix("");
-
-  private static final Pattern VALID = Pattern.compile("([A-Za-z0-9][A-Za-z0-9_-]{0,19})?");
 
   public CodePrefix {
     if (value == null || !VALID.matcher(value).matches()) {
