@@ -28,7 +28,7 @@ class LiveClaimCountersTest {
 
   private final MovableClock clock = new MovableClock(Instant.parse("2026-11-22T10:00:00.250Z"));
 
-  /** Counters that take every campaign but the made-up ones (ids starting "made-up") as existing. */
+  /** Counters that know every campaign but the made-up ones (ids starting "made-up"). */
   private LiveClaimCounters counters(int maxCampaigns) {
     return new LiveClaimCounters(
         new DashboardConfig(maxCampaigns, Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(1)),
