@@ -5,15 +5,21 @@ import java.util.regex.Pattern;
 
 /**
  * Identifier of a campaign, chosen by the admin who creates it: 1 to 64 characters of {@code A-Z
- * a-z 0-9 _ -}, so that it is safe as a document id, a URL path segment and a log field.
+ * a-z 0-9 _ -}, so that it is safe as a document id, a URL path segment and a log field. Firestore
+ * reserves the ids that start and end with {@code __}, so no campaign id does; its other rules (not
+ * {@code .} or {@code ..}, no {@code /}, at most 1,500 bytes) the character set and length already
+ * keep.
  */
 public record CampaignId(String value) {
   private static final Pattern VALID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
+  private static final Pattern RESERVED = Pattern.compile("__.*__");
 
   public CampaignId {
-    if (value == null || !VALID.matcher(value).matches()) {
+    if (value == null || !VALID.matcher(value).matches() || RESERVED.matcher(value).matches()) {
       throw new InvalidInputException(
-          "id", "campaign id must be 1 to 64 characters of A-Z, a-z, 0-9, '_' or '-'");
+          "id",
+          "campaign id must be 1 to 64 characters of A-Z, a-z, 0-9, '_' or '-', not both"
+              + " starting and ending with '__'");
     }
   }
 

@@ -11,13 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
 
 /** Admin use cases on campaigns and their pools, and the cached campaign lookup of the claim path. */
 @Singleton
 public class CampaignService {
   private static final int CACHE_LIMIT = 10_000;
-  private static final Pattern PREFIX = Pattern.compile("[A-Za-z0-9_-]{0,20}");
   private static final char[] ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ".toCharArray();
   static final int GENERATED_LENGTH = 12;
 
@@ -87,6 +85,15 @@ public class CampaignService {
     return found;
   }
 
+  /**
+   * Whether this instance has found the campaign in the store, without reading it: campaigns are
+   * never deleted, so a known campaign exists. Ids that anyone can make up are never known, which
+   * is what lets per-campaign state (metrics, live figures) admit known campaigns only.
+   */
+  public boolean isKnown(CampaignId id) {
+    return cache.containsKey(id);
+  }
+
   /** Stock of an existing campaign. */
   public Optional<CampaignStock> stock(CampaignId id) {
     return campaigns.find(id).map(c -> new CampaignStock(c, coupons.stock(id)));
@@ -101,13 +108,8 @@ public class CampaignService {
     return Optional.of(coupons.add(id, codes));
   }
 
-  /** Adds {@code count} generated codes with an optional prefix; empty for an unknown campaign. */
-  public Optional<CouponStore.AddResult> generate(CampaignId id, int count, String prefix) {
-    String safePrefix = prefix == null ? "" : prefix;
-    if (!PREFIX.matcher(safePrefix).matches()) {
-      throw new InvalidInputException(
-          "generate.prefix", "prefix must be at most 20 characters of A-Z, a-z, 0-9, '_' or '-'");
-    }
+  /** Adds {@code count} generated codes with the prefix; empty for an unknown campaign. */
+  public Optional<CouponStore.AddResult> generate(CampaignId id, int count, CodePrefix prefix) {
     if (count < 1) {
       throw new InvalidInputException("generate.count", "count must be at least 1");
     }
@@ -117,7 +119,7 @@ public class CampaignService {
     }
     List<CouponCode> codes = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      codes.add(new CouponCode(safePrefix + randomSuffix()));
+      codes.add(prefix.code(randomSuffix()));
     }
     return Optional.of(coupons.add(id, codes));
   }

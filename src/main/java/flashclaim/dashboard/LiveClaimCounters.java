@@ -1,8 +1,10 @@
 package flashclaim.dashboard;
 
 import flashclaim.campaign.CampaignId;
+import flashclaim.campaign.CampaignService;
 import flashclaim.claim.ClaimListener;
 import flashclaim.claim.ClaimOutcome;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Duration;
@@ -11,23 +13,36 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 
 /**
  * This instance's claims per campaign, as {@link flashclaim.claim.ClaimService} reports them: how
  * many ended in each {@link Outcome} and how many per second, over a sliding window. Figures of one
  * instance only; other instances count their own. Memory is bounded: at most {@code
  * flashclaim.dashboard.max-campaigns} campaigns (the one idle the longest is forgotten first), each
- * a fixed set of counters and a fixed ring of per-second buckets. Claims of unknown campaigns are
- * not counted, so made-up ids take no room.
+ * a fixed set of counters and a fixed ring of per-second buckets. Only claims of campaigns known to
+ * exist ({@link CampaignService#isKnown}) are counted: made-up ids take no room, whatever their
+ * claims came to (unknown, busy before the lookup, or a store fault).
  */
 @Singleton
 public class LiveClaimCounters implements ClaimListener {
   private final Clock clock;
   private final int windowSeconds;
+  private final Predicate<CampaignId> exists;
   private final CappedMap<CampaignId, Counters> campaigns;
 
-  public LiveClaimCounters(DashboardConfig config, Clock clock) {
+  @Inject
+  public LiveClaimCounters(DashboardConfig config, Clock clock, CampaignService campaignService) {
+    this(config, clock, campaignService::isKnown);
+  }
+
+  /**
+   * @param exists whether a campaign is known to exist; asked on every claim, so it must not read
+   *     the store
+   */
+  LiveClaimCounters(DashboardConfig config, Clock clock, Predicate<CampaignId> exists) {
     this.clock = clock;
+    this.exists = exists;
     this.windowSeconds = (int) config.rateWindow().toSeconds();
     this.campaigns = new CappedMap<>(config.maxCampaigns(), Counters::lastClaimMillis);
   }
@@ -46,6 +61,9 @@ public class LiveClaimCounters implements ClaimListener {
   }
 
   private void record(CampaignId campaign, Outcome kind) {
+    if (!exists.test(campaign)) {
+      return;
+    }
     long now = clock.millis();
     campaigns.getOrCreate(campaign, id -> new Counters(windowSeconds, now)).record(kind, now);
   }

@@ -6,6 +6,7 @@ import flashclaim.audit.AuditService;
 import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CampaignService;
+import flashclaim.campaign.CodePrefix;
 import flashclaim.campaign.CouponCode;
 import flashclaim.campaign.CouponStore;
 import flashclaim.campaign.Stock;
@@ -89,7 +90,9 @@ final class AdminController {
       if (generate.count() == null) {
         throw new InvalidInputException("generate.count", "generate.count is required");
       }
-      result = campaigns.generate(campaign, generate.count(), generate.prefix());
+      CodePrefix prefix =
+          generate.prefix() == null ? CodePrefix.NONE : new CodePrefix(generate.prefix());
+      result = campaigns.generate(campaign, generate.count(), prefix);
     }
     return result
         .<HttpResponse<?>>map(r -> HttpResponse.ok(new Added(r.added(), r.skipped())))

@@ -63,7 +63,8 @@ final class ProblemErrorResponseProcessor implements ErrorResponseProcessor<Prob
   private static final java.util.regex.Pattern JAVA_TYPE =
       java.util.regex.Pattern.compile("`?\\b(?:java|io|com|org|flashclaim)\\.[\\w.$]+`?");
 
-  private static String name(HttpStatus status) {
+  /** The problem type name of an error status without a more specific one. */
+  static String name(HttpStatus status) {
     return switch (status) {
       case BAD_REQUEST -> "invalid-request";
       case UNAUTHORIZED -> "unauthorized";

@@ -1,6 +1,7 @@
 package flashclaim.metrics;
 
 import flashclaim.campaign.CampaignId;
+import flashclaim.campaign.CampaignService;
 import flashclaim.claim.ClaimListener;
 import flashclaim.claim.ClaimOutcome;
 import io.micrometer.core.instrument.Counter;
@@ -34,16 +35,15 @@ final class MicrometerClaimListener implements ClaimListener {
   private final MeterRegistry registry;
   private final CampaignTags campaigns;
 
-  MicrometerClaimListener(MeterRegistry registry, MetricsConfig config) {
+  MicrometerClaimListener(
+      MeterRegistry registry, MetricsConfig config, CampaignService campaignService) {
     this.registry = registry;
-    this.campaigns = new CampaignTags(config.maxCampaignTags());
+    this.campaigns = new CampaignTags(config.maxCampaignTags(), campaignService::isKnown);
   }
 
   @Override
   public void claimed(CampaignId campaign, ClaimOutcome outcome, Duration took) {
-    String tag =
-        outcome instanceof ClaimOutcome.UnknownCampaign ? CampaignTags.UNKNOWN : campaigns.of(campaign);
-    record(tag, outcomeName(outcome), took);
+    record(campaigns.of(campaign), outcomeName(outcome), took);
   }
 
   @Override

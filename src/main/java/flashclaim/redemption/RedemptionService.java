@@ -16,10 +16,13 @@ import java.util.Optional;
  * <ol>
  *   <li>Find the coupon: by id when the event names the campaign, else by a lookup of the code
  *       over all campaigns (404 when no campaign has it, 409 when several do).
- *   <li>Take the per-key lock of the coupon ({@code redemption/{campaignId}/{code}}), so that
- *       concurrent deliveries about one coupon (a shop's retries, a redeemed and a cancelled
- *       racing) are decided one after the other on fresh reads; deliveries about different
- *       coupons run in parallel. Not getting the lock within its wait is {@link
+ *   <li>Decide on that read: an event that changes nothing (a repeat, a refusal) is answered from
+ *       it, without the lock, so a refused delivery writes nothing, not even a lock record. A
+ *       consistent read is all such an answer needs: it was true when the read was taken.
+ *   <li>For a change, take the per-key lock of the coupon ({@code redemption/{campaignId}/{code}}),
+ *       so that concurrent deliveries about one coupon (a shop's retries, a redeemed and a
+ *       cancelled racing) are decided one after the other on fresh reads; deliveries about
+ *       different coupons run in parallel. Not getting the lock within its wait is {@link
  *       RedemptionOutcome.Busy}.
  *   <li>Under the lock, read the coupon again and decide ({@link RedeemableCoupon#decide}). A
  *       change is written conditionally on the version just read, so even a holder whose lease ran
@@ -59,8 +62,14 @@ public class RedemptionService {
         return new RedemptionOutcome.AmbiguousCode(found);
       }
       campaign = found.get(0);
-    } else if (store.find(campaign, event.code()).isEmpty()) {
-      return new RedemptionOutcome.UnknownCode(); // no lock record for codes that do not exist
+    }
+    Optional<RedeemableCoupon> read = store.find(campaign, event.code());
+    if (read.isEmpty()) {
+      return new RedemptionOutcome.UnknownCode();
+    }
+    RedeemableCoupon.Transition decided = read.get().decide(event.kind(), event.orderId());
+    if (!(decided instanceof RedeemableCoupon.Transition.To)) {
+      return unchanged(read.get(), decided);
     }
     CampaignId known = campaign;
     LockOutcome<RedemptionOutcome> locked =
@@ -85,24 +94,32 @@ public class RedemptionService {
       }
       RedeemableCoupon coupon = read.get();
       RedeemableCoupon.Transition transition = coupon.decide(event.kind(), event.orderId());
-      if (transition instanceof RedeemableCoupon.Transition.AlreadyApplied) {
-        return new RedemptionOutcome.AlreadyApplied(coupon);
-      } else if (transition instanceof RedeemableCoupon.Transition.NotAssigned) {
-        return new RedemptionOutcome.NotAssigned(coupon);
-      } else if (transition instanceof RedeemableCoupon.Transition.Refused refused) {
-        return new RedemptionOutcome.InvalidTransition(coupon, refused.reason());
-      } else if (transition instanceof RedeemableCoupon.Transition.To to) {
-        Optional<RedeemableCoupon> written =
-            store.transition(
-                coupon,
-                to.next(),
-                event.orderId(),
-                clock.instant().truncatedTo(ChronoUnit.MICROS)); // Firestore keeps micros
-        if (written.isPresent()) {
-          return new RedemptionOutcome.Applied(written.get());
-        }
+      if (!(transition instanceof RedeemableCoupon.Transition.To to)) {
+        return unchanged(coupon, transition);
+      }
+      Optional<RedeemableCoupon> written =
+          store.transition(
+              coupon,
+              to.next(),
+              event.orderId(),
+              clock.instant().truncatedTo(ChronoUnit.MICROS)); // Firestore keeps micros
+      if (written.isPresent()) {
+        return new RedemptionOutcome.Applied(written.get());
       }
     }
     return new RedemptionOutcome.Busy();
+  }
+
+  /** The answer of a transition that changes nothing on the coupon: a repeat or a refusal. */
+  private static RedemptionOutcome unchanged(
+      RedeemableCoupon coupon, RedeemableCoupon.Transition transition) {
+    if (transition instanceof RedeemableCoupon.Transition.AlreadyApplied) {
+      return new RedemptionOutcome.AlreadyApplied(coupon);
+    } else if (transition instanceof RedeemableCoupon.Transition.NotAssigned) {
+      return new RedemptionOutcome.NotAssigned(coupon);
+    } else if (transition instanceof RedeemableCoupon.Transition.Refused refused) {
+      return new RedemptionOutcome.InvalidTransition(coupon, refused.reason());
+    }
+    throw new IllegalStateException("a transition that changes the coupon: " + transition);
   }
 }

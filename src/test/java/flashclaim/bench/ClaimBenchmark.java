@@ -6,6 +6,7 @@ import flashclaim.audit.AuditReport;
 import flashclaim.audit.AuditService;
 import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CampaignService;
+import flashclaim.campaign.CodePrefix;
 import flashclaim.claim.ClaimOutcome;
 import flashclaim.claim.ClaimService;
 import flashclaim.claim.UserId;
@@ -298,7 +299,7 @@ public final class ClaimBenchmark {
           context.findBean(ContentionCounters.class).orElseGet(ContentionCounters::new);
       CampaignId campaign = new CampaignId("w1-" + strategy);
       campaigns.create(campaign, "W1 " + strategy, 1, null, null);
-      campaigns.generate(campaign, options.coupons(), "W1-");
+      campaigns.generate(campaign, options.coupons(), new CodePrefix("W1-"));
 
       AtomicInteger nextUser = new AtomicInteger();
       LongAdder busy = new LongAdder();

@@ -27,10 +27,12 @@ class LiveClaimCountersTest {
 
   private final MovableClock clock = new MovableClock(Instant.parse("2026-11-22T10:00:00.250Z"));
 
+  /** Counters that know every campaign but the made-up ones (ids starting "made-up"). */
   private LiveClaimCounters counters(int maxCampaigns) {
     return new LiveClaimCounters(
         new DashboardConfig(maxCampaigns, Duration.ofSeconds(10), Duration.ofSeconds(1), Duration.ofSeconds(1)),
-        clock);
+        clock,
+        campaign -> !campaign.value().startsWith("made-up"));
   }
 
   @Test
@@ -59,6 +61,26 @@ class LiveClaimCountersTest {
     assertThat(counters.figures(unknown).outcomes().values()).containsOnly(0L);
     assertThat(counters.figures(unknown).countingSince()).isNull();
     assertThat(counters.active(10)).extracting(LiveClaimCounters.Active::campaign).containsExactly(SALE);
+  }
+
+  @Test
+  void campaignsNotKnownToExistTakeNoPlaceWhateverTheirClaimsCameTo() {
+    LiveClaimCounters counters = counters(2);
+    for (int i = 0; i < 1_000; i++) {
+      CampaignId madeUp = new CampaignId("made-up-" + i);
+      counters.claimed(madeUp, new ClaimOutcome.UnknownCampaign(), TOOK);
+      counters.claimed(madeUp, new ClaimOutcome.Busy(Duration.ofSeconds(1)), TOOK);
+      counters.failed(madeUp, new RuntimeException("store down"), TOOK);
+    }
+    counters.claimed(SALE, new ClaimOutcome.SoldOut(), TOOK);
+    CampaignId other = new CampaignId("other-sale");
+    counters.failed(other, new RuntimeException("store down"), TOOK);
+
+    assertThat(counters.active(10))
+        .extracting(LiveClaimCounters.Active::campaign)
+        .containsExactlyInAnyOrder(SALE, other);
+    assertThat(counters.figures(SALE).outcomes()).containsEntry(Outcome.SOLD_OUT, 1L);
+    assertThat(counters.figures(other).outcomes()).containsEntry(Outcome.FAILED, 1L);
   }
 
   @Test

@@ -4,6 +4,7 @@ import com.google.cloud.firestore.CollectionReference;
 import com.google.cloud.firestore.DocumentReference;
 import com.google.cloud.firestore.DocumentSnapshot;
 import com.google.cloud.firestore.QueryDocumentSnapshot;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -31,7 +32,8 @@ public final class StoreContents {
 
   /**
    * Every document of the emulator, existing or only holding subcollections, by path, with its
-   * update time: a write of any kind anywhere changes it.
+   * update time: a write of any kind anywhere changes it. The documents of a collection are read
+   * at once.
    */
   public static Map<String, String> snapshot() {
     Map<String, String> documents = new TreeMap<>();
@@ -40,16 +42,25 @@ public final class StoreContents {
   }
 
   private static void collect(CollectionReference collection, Map<String, String> documents) {
-    for (DocumentReference document : collection.listDocuments()) {
-      DocumentSnapshot snapshot;
-      try {
-        snapshot = document.get().get(60, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        throw new IllegalStateException("reading " + document.getPath(), e);
-      }
-      documents.put(
-          document.getPath(), snapshot.exists() ? String.valueOf(snapshot.getUpdateTime()) : "missing");
-      document.listCollections().forEach(c -> collect(c, documents));
+    List<DocumentReference> references = new ArrayList<>();
+    collection.listDocuments().forEach(references::add);
+    if (references.isEmpty()) {
+      return;
     }
+    List<DocumentSnapshot> snapshots;
+    try {
+      snapshots =
+          TestEmulator.firestore()
+              .getAll(references.toArray(DocumentReference[]::new))
+              .get(60, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("reading " + collection.getPath(), e);
+    }
+    for (DocumentSnapshot snapshot : snapshots) {
+      documents.put(
+          snapshot.getReference().getPath(),
+          snapshot.exists() ? String.valueOf(snapshot.getUpdateTime()) : "missing");
+    }
+    references.forEach(document -> document.listCollections().forEach(c -> collect(c, documents)));
   }
 }

@@ -1,0 +1,205 @@
+package flashclaim.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flashclaim.testing.Api;
+import flashclaim.testing.RawHttp;
+import flashclaim.testing.ServiceInstance;
+import flashclaim.testing.StoreBackend;
+import flashclaim.testing.Tokens;
+import flashclaim.testing.Webhooks;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+import net.jqwik.api.Arbitrary;
+import net.jqwik.api.EdgeCasesMode;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.Provide;
+import net.jqwik.api.ShrinkingMode;
+import net.jqwik.api.lifecycle.Lifespan;
+import net.jqwik.api.lifecycle.Store;
+import net.jqwik.api.statistics.Statistics;
+
+/**
+ * G8 for any input, on every route, by generated requests ({@link FuzzRequests}): every answer is
+ * 2xx, 3xx or 4xx, never 5xx; every error is {@code application/problem+json} with a {@code type}
+ * and its own status; and a refused request (4xx) changes nothing in the store, which is read
+ * directly before and after it ({@link StoreBackend#snapshot()}). Requests go one at a time to one
+ * instance, so that the snapshots before and after a request differ only by what that request did.
+ *
+ * <p>The store starts from a seed that every route can act on: an open campaign ({@value
+ * FuzzRequests#OPEN}) with six coupons, one of them claimed and redeemed, and an ended campaign
+ * ({@value FuzzRequests#ENDED}). Accepted requests change it (claims, new campaigns, more codes);
+ * when it has grown past {@value #RESEED_ABOVE} records it is emptied and seeded again, which keeps
+ * the snapshots cheap.
+ *
+ * <p>Each store's subclass sets how many requests a run sends ({@code @PropertyDefaults(tries)}),
+ * so that a run takes well under a minute. A failure is shrunk to a smallest failing request, which
+ * jqwik tries first on the next run.
+ */
+abstract class FuzzContract {
+  /** The add-coupons limit of the fuzzed instance: small, so that going past it is cheap. */
+  static final int MAX_CODES = 10;
+
+  static final int RESEED_ABOVE = 60;
+
+  /** The store of the subclass. */
+  protected abstract StoreBackend backend();
+
+  /**
+   * The fuzzed instance, started on the property's first request and stopped when the property has
+   * run (jqwik closes what a store of the property's lifespan holds).
+   */
+  private Target target() {
+    return Store.getOrCreate(Target.class, Lifespan.PROPERTY, () -> Target.start(backend())).get();
+  }
+
+  /** The fuzzed instance and what the test knows of its store. */
+  static final class Target implements Store.CloseOnReset {
+    private final StoreBackend backend;
+    private final ServiceInstance service;
+
+    /** The store as it was after the last request, or null when that request changed it. */
+    private Map<String, String> known;
+
+    private Target(StoreBackend backend, ServiceInstance service) {
+      this.backend = backend;
+      this.service = service;
+    }
+
+    static Target start(StoreBackend backend) {
+      Map<String, Object> properties = new HashMap<>(backend.properties());
+      properties.put("flashclaim.seeding.max-codes-per-request", MAX_CODES);
+      // A reseeded store is seen at once, not after the campaign cache expires.
+      properties.put("flashclaim.claim.campaign-cache-ttl", "0s");
+      // One request at a time on a loaded machine: no claim should run into the deadline.
+      properties.put("flashclaim.claim.deadline", "20s");
+      Target target = new Target(backend, ServiceInstance.start(properties));
+      target.seed();
+      return target;
+    }
+
+    @Override
+    public void close() {
+      service.close();
+    }
+
+    /** The store before the next request, seeded again when it has grown too large. */
+    Map<String, String> before() {
+      if (known == null) {
+        known = backend.snapshot();
+        if (known.size() > RESEED_ABOVE) {
+          seed();
+          known = backend.snapshot();
+        }
+      }
+      return known;
+    }
+
+    Api.Response send(FuzzRequests.Request request) {
+      return RawHttp.send(
+          service.url(), request.method(), request.target(), request.headers(), request.body());
+    }
+
+    private void seed() {
+      backend.reset();
+      Api.createCampaign(service.url(), FuzzRequests.OPEN, 2, FuzzRequests.CODES.size());
+      Api.Response ended =
+          Api.post(
+              service.url(),
+              "/v1/admin/campaigns",
+              Tokens.admin(),
+              "{\"id\":\""
+                  + FuzzRequests.ENDED
+                  + "\",\"name\":\"ended\","
+                  + "\"startsAt\":\"2020-01-01T00:00:00Z\",\"endsAt\":\"2021-01-01T00:00:00Z\"}");
+      assertThat(ended.status()).as("seed %s", ended).isEqualTo(201);
+      Api.Response added =
+          Api.post(
+              service.url(),
+              "/v1/admin/campaigns/" + FuzzRequests.ENDED + "/coupons",
+              Tokens.admin(),
+              "{\"codes\":[\"" + FuzzRequests.ENDED + "-0\"]}");
+      assertThat(added.status()).as("seed %s", added).isEqualTo(200);
+      Api.Response claimed =
+          Api.post(
+              service.url(),
+              "/v1/campaigns/" + FuzzRequests.OPEN + "/claims",
+              Tokens.user(FuzzRequests.SEEDED_USER),
+              null);
+      assertThat(claimed.status()).as("seed %s", claimed).isEqualTo(201);
+      Api.Response redeemed =
+          Webhooks.deliver(
+              service.url(),
+              Webhooks.body(
+                  FuzzRequests.OPEN,
+                  (String) claimed.json().get("code"),
+                  FuzzRequests.REDEEMING_ORDER,
+                  "redeemed"));
+      assertThat(redeemed.status()).as("seed %s", redeemed).isEqualTo(200);
+      known = null;
+    }
+  }
+
+  @Property(shrinking = ShrinkingMode.BOUNDED, edgeCases = EdgeCasesMode.NONE)
+  void everyRequestIsAnsweredWithoutAServerErrorAndARefusalChangesNothing(
+      @ForAll("requests") FuzzRequests.Request request) {
+    Target target = target();
+    Map<String, String> before = target.before();
+
+    Api.Response response = target.send(request);
+
+    int status = response.status();
+    Statistics.label("status").collect(status);
+    Statistics.label("route").collect(request.route(), status / 100 + "xx");
+    // The generators must get requests past authentication and parsing, else they test little.
+    Statistics.label("answer").collect(status / 100 + "xx");
+    Statistics.label("answer")
+        .coverage(
+            answers -> {
+              answers.check("2xx").percentage(p -> p >= 5);
+              answers.check("4xx").percentage(p -> p >= 30);
+            });
+    assertThat(status).as("status of %s\nfor %s", response, request).isBetween(200, 499);
+    if (status < 400) {
+      target.known = null;
+      return;
+    }
+    if (!request.method().equals("HEAD")) { // an answer to HEAD has no body to be a problem
+      assertThat(response.contentType())
+          .as("content type of %s\nfor %s", response, request)
+          .startsWith(Problem.MEDIA_TYPE);
+      Map<String, Object> problem = response.json();
+      assertThat(problem.get("type"))
+          .as("type of %s\nfor %s", response, request)
+          .asString()
+          .startsWith("urn:flashclaim:problem:");
+      assertThat(problem.get("status"))
+          .as("status field of %s\nfor %s", response, request)
+          .isEqualTo(status);
+    }
+    Map<String, String> after = target.backend.snapshot();
+    if (request.hasHeader("Idempotency-Key")) {
+      // A POST with a key stores its answer, a refusal too, for the key's repeats to get it back:
+      // that record is the one write a refused request may leave.
+      assertThat(withoutIdempotencyRecords(after))
+          .as("store after %s\nfor %s", response, request)
+          .isEqualTo(withoutIdempotencyRecords(before));
+      target.known = after;
+    } else {
+      assertThat(after).as("store after %s\nfor %s", response, request).isEqualTo(before);
+    }
+  }
+
+  @Provide
+  Arbitrary<FuzzRequests.Request> requests() {
+    return FuzzRequests.requests();
+  }
+
+  private static Map<String, String> withoutIdempotencyRecords(Map<String, String> snapshot) {
+    return snapshot.entrySet().stream()
+        .filter(e -> !e.getKey().startsWith("idempotency/"))
+        .collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+  }
+}
