@@ -5,7 +5,7 @@ import flashclaim.testing.StoreBackend;
 import net.jqwik.api.PropertyDefaults;
 
 /** Generated requests on every route, on PostgreSQL. */
-@PropertyDefaults(tries = 500) // a snapshot of PostgreSQL is one query
+@PropertyDefaults(tries = 2000) // a snapshot of PostgreSQL is one query
 class PostgresFuzzTest extends FuzzContract {
   @Override
   protected StoreBackend backend() {

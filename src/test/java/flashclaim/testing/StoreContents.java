@@ -1,5 +1,8 @@
 package flashclaim.testing;
 
+import java.util.TreeSet;
+import java.util.Set;
+import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.CollectionReference;
 import com.google.cloud.firestore.DocumentReference;
 import com.google.cloud.firestore.DocumentSnapshot;
@@ -31,36 +34,30 @@ public final class StoreContents {
   }
 
   /**
-   * Every document of the emulator, existing or only holding subcollections, by path, with its
-   * update time: a write of any kind anywhere changes it. The documents of a collection are read
-   * at once.
+   * Every document of the emulator by path, with its update time: a write of any kind changes it.
+   * One collection-group query per collection id (the root collections, and the subcollections the
+   * service writes under a campaign), so a snapshot costs a few reads however many documents there
+   * are; a document that only holds subcollections is seen through those.
    */
   public static Map<String, String> snapshot() {
+    Firestore db = TestEmulator.firestore();
+    Set<String> collectionIds = new TreeSet<>(SUBCOLLECTIONS);
+    db.listCollections().forEach(c -> collectionIds.add(c.getId()));
     Map<String, String> documents = new TreeMap<>();
-    TestEmulator.firestore().listCollections().forEach(c -> collect(c, documents));
+    for (String id : collectionIds) {
+      List<QueryDocumentSnapshot> found;
+      try {
+        found = db.collectionGroup(id).get().get(60, TimeUnit.SECONDS).getDocuments();
+      } catch (Exception e) {
+        throw new IllegalStateException("reading collection group " + id, e);
+      }
+      for (QueryDocumentSnapshot doc : found) {
+        documents.put(doc.getReference().getPath(), String.valueOf(doc.getUpdateTime()));
+      }
+    }
     return documents;
   }
 
-  private static void collect(CollectionReference collection, Map<String, String> documents) {
-    List<DocumentReference> references = new ArrayList<>();
-    collection.listDocuments().forEach(references::add);
-    if (references.isEmpty()) {
-      return;
-    }
-    List<DocumentSnapshot> snapshots;
-    try {
-      snapshots =
-          TestEmulator.firestore()
-              .getAll(references.toArray(DocumentReference[]::new))
-              .get(60, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      throw new IllegalStateException("reading " + collection.getPath(), e);
-    }
-    for (DocumentSnapshot snapshot : snapshots) {
-      documents.put(
-          snapshot.getReference().getPath(),
-          snapshot.exists() ? String.valueOf(snapshot.getUpdateTime()) : "missing");
-    }
-    references.forEach(document -> document.listCollections().forEach(c -> collect(c, documents)));
-  }
+  /** The subcollections the service writes under a campaign document. */
+  private static final List<String> SUBCOLLECTIONS = List.of("coupons", "claims");
 }
