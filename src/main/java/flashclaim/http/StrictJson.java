@@ -15,7 +15,8 @@ import java.util.List;
  * Serde coerces by default ({@code true} to 1, {@code 1.5} to 1, {@code "5"} to 5, {@code 5} to
  * "5", {@code ["x"]} to "x"), which turns a malformed body into a different, valid-looking request;
  * with these deserializers (put on a field with {@code @Serdeable.Deserializable(using = ...)}) such
- * a body is answered with 400 instead. JSON {@code null} stays null, for the domain to judge.
+ * a body is answered with 400 instead, whose detail names the field. JSON {@code null} stays null,
+ * for the domain to judge.
  */
 final class StrictJson {
   private StrictJson() {}
@@ -26,7 +27,7 @@ final class StrictJson {
     @Override
     public String deserialize(Decoder decoder, DecoderContext context, Argument<? super String> type)
         throws IOException {
-      return text(decoder, decoder.decodeArbitrary());
+      return text(decoder, type, decoder.decodeArbitrary());
     }
   }
 
@@ -40,8 +41,11 @@ final class StrictJson {
       if (value instanceof Integer number) {
         return number;
       }
-      throw decoder.createDeserializationException(
-          "expected a whole number from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE, value);
+      throw invalid(
+          decoder,
+          type,
+          "expected a whole number from " + Integer.MIN_VALUE + " to " + Integer.MAX_VALUE,
+          value);
     }
   }
 
@@ -54,11 +58,11 @@ final class StrictJson {
         throws IOException {
       Object value = decoder.decodeArbitrary();
       if (!(value instanceof List<?> elements)) {
-        throw decoder.createDeserializationException("expected an array of strings", value);
+        throw invalid(decoder, type, "expected an array of strings", value);
       }
       List<String> texts = new ArrayList<>(elements.size());
       for (Object element : elements) {
-        texts.add(element == null ? null : text(decoder, element));
+        texts.add(element == null ? null : text(decoder, type, element));
       }
       return texts;
     }
@@ -72,18 +76,26 @@ final class StrictJson {
         Decoder decoder, DecoderContext context, Argument<? super Instant> type) throws IOException {
       Object value = decoder.decodeArbitrary();
       try {
-        return Instant.parse(text(decoder, value));
+        return Instant.parse(text(decoder, type, value));
       } catch (DateTimeParseException e) {
-        throw decoder.createDeserializationException(
-            "expected an ISO-8601 instant such as 2030-01-01T00:00:00Z", value);
+        throw invalid(
+            decoder, type, "expected an ISO-8601 instant such as 2030-01-01T00:00:00Z", value);
       }
     }
   }
 
-  private static String text(Decoder decoder, Object value) throws IOException {
+  private static String text(Decoder decoder, Argument<?> field, Object value) throws IOException {
     if (value instanceof String text) {
       return text;
     }
-    throw decoder.createDeserializationException("expected a string", value);
+    throw invalid(decoder, field, "expected a string", value);
+  }
+
+  /** The error of a value of the wrong type, prefixed with the field's name. */
+  private static IOException invalid(
+      Decoder decoder, Argument<?> field, String expected, Object value) {
+    String name = field.getName();
+    return decoder.createDeserializationException(
+        name == null || name.isEmpty() ? expected : name + ": " + expected, value);
   }
 }

@@ -24,9 +24,11 @@ import net.jqwik.api.statistics.Statistics;
 /**
  * G8 for any input, on every route, by generated requests ({@link FuzzRequests}): every answer is
  * 2xx, 3xx or 4xx, never 5xx; every error is {@code application/problem+json} with a {@code type}
- * and its own status; and a refused request (4xx) changes nothing in the store, which is read
- * directly before and after it ({@link StoreBackend#snapshot()}). Requests go one at a time to one
- * instance, so that the snapshots before and after a request differ only by what that request did.
+ * and its own status (but for an answer to HEAD, which has no body); and a refused request (4xx)
+ * changes nothing in the store, which is read directly before and after it ({@link
+ * StoreBackend#snapshot()}); the one write a refusal may leave is the record of its
+ * Idempotency-Key, which replays it. Requests go one at a time to one instance, so that the
+ * snapshots before and after a request differ only by what that request did.
  *
  * <p>The store starts from a seed that every route can act on: an open campaign ({@value
  * FuzzRequests#OPEN}) with six coupons, one of them claimed and redeemed, and an ended campaign
@@ -34,15 +36,19 @@ import net.jqwik.api.statistics.Statistics;
  * when it has grown past {@value #RESEED_ABOVE} records it is emptied and seeded again, which keeps
  * the snapshots cheap.
  *
- * <p>Each store's subclass sets how many requests a run sends ({@code @PropertyDefaults(tries)}),
- * so that a run takes well under a minute. A failure is shrunk to a smallest failing request, which
- * jqwik tries first on the next run.
+ * <p>A run sends {@value #TRIES} requests per store, which takes well under a minute; more for a
+ * longer search: {@code @Property(tries = ...)}. A failure is shrunk to a smallest failing request,
+ * which jqwik tries first on the next run.
  */
 abstract class FuzzContract {
   /** The add-coupons limit of the fuzzed instance: small, so that going past it is cheap. */
   static final int MAX_CODES = 10;
 
+  /** Records the store may grow to before it is seeded again. */
   static final int RESEED_ABOVE = 60;
+
+  /** Requests per run and store. */
+  static final int TRIES = 2000;
 
   /** The store of the subclass. */
   protected abstract StoreBackend backend();
@@ -142,7 +148,7 @@ abstract class FuzzContract {
     }
   }
 
-  @Property(shrinking = ShrinkingMode.BOUNDED, edgeCases = EdgeCasesMode.NONE)
+  @Property(tries = TRIES, shrinking = ShrinkingMode.BOUNDED, edgeCases = EdgeCasesMode.NONE)
   void everyRequestIsAnsweredWithoutAServerErrorAndARefusalChangesNothing(
       @ForAll("requests") FuzzRequests.Request request) {
     Target target = target();

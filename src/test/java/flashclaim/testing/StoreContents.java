@@ -1,13 +1,15 @@
 package flashclaim.testing;
 
-import java.util.TreeSet;
-import java.util.Set;
-import com.google.cloud.firestore.Firestore;
-import com.google.cloud.firestore.CollectionReference;
-import com.google.cloud.firestore.DocumentReference;
-import com.google.cloud.firestore.DocumentSnapshot;
 import com.google.cloud.firestore.QueryDocumentSnapshot;
-import java.util.ArrayList;
+import io.micronaut.core.type.Argument;
+import io.micronaut.serde.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -27,37 +29,61 @@ public final class StoreContents {
 
   public static List<QueryDocumentSnapshot> all(String collection) {
     try {
-      return TestEmulator.firestore().collection(collection).get().get(60, TimeUnit.SECONDS).getDocuments();
+      return TestEmulator.firestore()
+          .collection(collection)
+          .get()
+          .get(60, TimeUnit.SECONDS)
+          .getDocuments();
     } catch (Exception e) {
       throw new IllegalStateException("reading " + collection, e);
     }
   }
 
   /**
-   * Every document of the emulator by path, with its update time: a write of any kind changes it.
-   * One collection-group query per collection id (the root collections, and the subcollections the
-   * service writes under a campaign), so a snapshot costs a few reads however many documents there
-   * are; a document that only holds subcollections is seen through those.
+   * Every document of the emulator by path, with its update time: a write of any kind anywhere
+   * creates, changes or deletes a document, so it changes this map. One query over all collections
+   * at every depth (the emulator's REST API, as an admin), however many there are; listing
+   * collections document by document costs a call each, which grows slow in an emulator that has
+   * seen many writes.
    */
   public static Map<String, String> snapshot() {
-    Firestore db = TestEmulator.firestore();
-    Set<String> collectionIds = new TreeSet<>(SUBCOLLECTIONS);
-    db.listCollections().forEach(c -> collectionIds.add(c.getId()));
-    Map<String, String> documents = new TreeMap<>();
-    for (String id : collectionIds) {
-      List<QueryDocumentSnapshot> found;
-      try {
-        found = db.collectionGroup(id).get().get(60, TimeUnit.SECONDS).getDocuments();
-      } catch (Exception e) {
-        throw new IllegalStateException("reading collection group " + id, e);
+    String documents = "projects/" + TestEmulator.PROJECT + "/databases/(default)/documents";
+    HttpRequest query =
+        HttpRequest.newBuilder(
+                URI.create("http://" + TestEmulator.host() + "/v1/" + documents + ":runQuery"))
+            .timeout(Duration.ofSeconds(60))
+            .header("Authorization", "Bearer owner")
+            .header("Content-Type", "application/json")
+            .POST(
+                HttpRequest.BodyPublishers.ofString(
+                    "{\"structuredQuery\":{\"from\":[{\"allDescendants\":true}],"
+                        + "\"select\":{\"fields\":[{\"fieldPath\":\"__name__\"}]}}}"))
+            .build();
+    List<Map<String, Object>> results;
+    try {
+      HttpResponse<String> response = REST.send(query, HttpResponse.BodyHandlers.ofString());
+      if (response.statusCode() != 200) {
+        throw new IllegalStateException("listing the emulator: " + response.body());
       }
-      for (QueryDocumentSnapshot doc : found) {
-        documents.put(doc.getReference().getPath(), String.valueOf(doc.getUpdateTime()));
+      results =
+          ObjectMapper.getDefault()
+              .readValue(
+                  response.body(), Argument.listOf(Argument.mapOf(String.class, Object.class)));
+    } catch (IOException e) {
+      throw new UncheckedIOException("listing the emulator", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+    Map<String, String> byPath = new TreeMap<>();
+    for (Map<String, Object> result : results) {
+      if (result.get("document") instanceof Map<?, ?> document) {
+        String name = (String) document.get("name");
+        byPath.put(name.substring(documents.length() + 1), (String) document.get("updateTime"));
       }
     }
-    return documents;
+    return byPath;
   }
 
-  /** The subcollections the service writes under a campaign document. */
-  private static final List<String> SUBCOLLECTIONS = List.of("coupons", "claims");
+  private static final HttpClient REST = HttpClient.newHttpClient();
 }
