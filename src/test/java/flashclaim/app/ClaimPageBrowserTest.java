@@ -81,7 +81,6 @@ class ClaimPageBrowserTest {
 
   @AfterAll
   void stop() throws IOException {
-
     try {
       if (chromium != null) {
         chromium.close();
@@ -98,7 +97,6 @@ class ClaimPageBrowserTest {
 
   @BeforeEach
   void reset() {
-
     TestTickets.reset();
   }
 
