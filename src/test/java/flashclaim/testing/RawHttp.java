@@ -61,13 +61,27 @@ public final class RawHttp {
         head.append("Content-Length: ").append(body.length).append("\r\n");
       }
       head.append("Connection: close\r\n\r\n");
-      OutputStream out = socket.getOutputStream();
-      out.write(head.toString().getBytes(StandardCharsets.UTF_8));
-      if (body != null) {
-        out.write(body);
+      IOException unsent = null;
+      try {
+        OutputStream out = socket.getOutputStream();
+        out.write(head.toString().getBytes(StandardCharsets.UTF_8));
+        if (body != null) {
+          out.write(body);
+        }
+        out.flush();
+      } catch (IOException e) {
+        // A server may answer and close before it has read the whole request (a header section
+        // over its limit, say): the write then fails, but the answer is there to be read.
+        unsent = e;
       }
-      out.flush();
-      return read(socket.getInputStream(), method.equals("HEAD"));
+      try {
+        return read(socket.getInputStream(), method.equals("HEAD"));
+      } catch (IOException e) {
+        if (unsent != null) {
+          e.addSuppressed(unsent);
+        }
+        throw e;
+      }
     } catch (IOException e) {
       throw new UncheckedIOException(method + " " + target, e);
     }
