@@ -29,6 +29,7 @@ public class ClaimService {
   private final Clock clock;
   private final List<ClaimListener> listeners;
   private final SoldOutProofs soldOut;
+  private final SoldOutHolders holders;
 
   public ClaimService(
       CampaignService campaigns,
@@ -36,13 +37,15 @@ public class ClaimService {
       ClaimConfig config,
       Clock clock,
       List<ClaimListener> listeners,
-      SoldOutProofs soldOut) {
+      SoldOutProofs soldOut,
+      SoldOutHolders holders) {
     this.campaigns = campaigns;
     this.store = store;
     this.config = config;
     this.clock = clock;
     this.listeners = List.copyOf(listeners);
     this.soldOut = soldOut;
+    this.holders = holders;
   }
 
   /** Claims a coupon of the campaign for the user, admitted now. */
@@ -105,8 +108,10 @@ public class ClaimService {
     List<Claim> held =
         campaign.perUserLimit() == 1 ? List.of() : store.holdings(campaign, user, deadline);
     SoldOutProofs.Check soldOutCheck = soldOut.check(campaign.id(), deadline.instant());
-    if (soldOutCheck instanceof SoldOutProofs.Check.Proven) {
-      return heldOr(campaign, user, new ClaimOutcome.SoldOut(), deadline); // no pool query
+    if (soldOutCheck instanceof SoldOutProofs.Check.Proven proven) {
+      return holders.mayHold(campaign, user, proven.proof())
+          ? heldOr(campaign, user, new ClaimOutcome.SoldOut(), deadline) // no pool query
+          : new ClaimOutcome.SoldOut(); // and no read at all: the user holds nothing
     } else if (soldOutCheck instanceof SoldOutProofs.Check.TimedOut) {
       return heldOr(campaign, user, busy(), deadline);
     }

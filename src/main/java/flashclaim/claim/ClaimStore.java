@@ -3,6 +3,7 @@ package flashclaim.claim;
 import flashclaim.Deadline;
 import flashclaim.campaign.Campaign;
 import java.util.List;
+import java.util.function.Consumer;
 
 /**
  * Port: the atomic steps of a claim that a store must provide. The rules around them (campaign
@@ -26,6 +27,16 @@ public interface ClaimStore {
    * other instances do at the same time.
    */
   Attempt tryClaim(Campaign campaign, UserId user, int slot, Deadline deadline);
+
+  /**
+   * Calls {@code userKey} with the {@link UserId#key() key} of the user of every claim record of
+   * the campaign (once per record, so a user with several slots comes several times), reading the
+   * records in pages of {@code pageSize}, and stops once it has seen more than {@code max}.
+   *
+   * @return false when the campaign has more than {@code max} claim records (the calls made so far
+   *     do not cover them all)
+   */
+  boolean forEachHolder(Campaign campaign, int pageSize, int max, Consumer<String> userKey);
 
   /** Result of {@link #tryClaim}. */
   sealed interface Attempt {

@@ -11,8 +11,15 @@ import io.micronaut.core.bind.annotation.Bindable;
  *     every claim query the pool (for comparisons)
  * @param maxCampaigns campaigns whose proof one instance keeps; beyond it the proofs are dropped and
  *     proven again (one pool query per campaign)
+ * @param maxHolders holders of proven sold-out campaigns that one instance keeps in memory, all
+ *     campaigns together (8 bytes each), so that a proven sold-out claim of a user who holds
+ *     nothing answers without a store read ({@link SoldOutHolders}); a campaign with more holders
+ *     than fit reads the user's holdings for each such claim
+ * @param holderPageSize claim records per page when an instance reads a campaign's holders
  */
 @ConfigurationProperties("flashclaim.sold-out")
 public record SoldOutConfig(
     @Bindable(defaultValue = "true") boolean fastPath,
-    @Bindable(defaultValue = "10000") int maxCampaigns) {}
+    @Bindable(defaultValue = "10000") int maxCampaigns,
+    @Bindable(defaultValue = "2000000") int maxHolders,
+    @Bindable(defaultValue = "1000") int holderPageSize) {}

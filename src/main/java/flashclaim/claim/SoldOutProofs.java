@@ -59,7 +59,8 @@ import java.util.concurrent.atomic.LongAdder;
  * pool with coupons never pay for a read.
  *
  * <p>A user who holds a coupon still gets it back (G4): {@link ClaimService} reads the holdings
- * before a sold-out answer, proven or not.
+ * before a sold-out answer, unless this instance's snapshot of the holders under the same proof
+ * ({@link SoldOutHolders}) shows that the user holds nothing.
  */
 @Singleton
 public class SoldOutProofs {
@@ -78,8 +79,11 @@ public class SoldOutProofs {
 
   /** What {@link #check} found for a claim. */
   public sealed interface Check {
-    /** The pool is proven empty at a moment during the claim: answer sold out, no pool query. */
-    record Proven() implements Check {}
+    /**
+     * The pool is proven empty at a moment during the claim: answer sold out, no pool query. {@code
+     * proof} is the counter as read before the query that found the pool empty.
+     */
+    record Proven(PoolAdditions proof) implements Check {}
 
     /**
      * No proof holds for this claim: query the pool. {@code seen} is the counter as read before the
@@ -120,7 +124,7 @@ public class SoldOutProofs {
     PoolAdditions proof = watch.proof;
     if (proof != null && seen.get().nothingAddedSince(proof)) {
       provenSoldOuts.increment();
-      return new Check.Proven();
+      return new Check.Proven(proof);
     }
     return new Check.Unproven(seen.get());
   }

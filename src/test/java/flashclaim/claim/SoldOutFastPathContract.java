@@ -93,6 +93,66 @@ public abstract class SoldOutFastPathContract extends MultiInstanceTest {
   }
 
   /**
+   * G3 and G4 with the holders' snapshot ({@link SoldOutHolders}): once an instance has the holders
+   * of a proven sold-out campaign, a user who holds nothing gets 410 without any store read of
+   * their holdings, and every holder, through any instance, still gets their own coupon back.
+   */
+  @Test
+  void aProvenSoldOutReadsNoHoldingsForUsersWhoHoldNothing() throws Exception {
+    String campaign = newCampaign(1, INSTANCES);
+    Map<String, String> codeOf = new java.util.HashMap<>();
+    for (int i = 0; i < INSTANCES; i++) {
+      Claimer.Result won = claim(i, campaign, "holder-" + i);
+      assertThat(won.status()).isEqualTo(201);
+      codeOf.put("holder-" + i, won.code());
+    }
+    // Two 410s make each instance's proof, a third (proven) starts its snapshot of the holders.
+    for (int i = 0; i < INSTANCES; i++) {
+      for (int j = 0; j < 3; j++) {
+        assertThat(claim(i, campaign, "prover-" + i + "-" + j).status()).isEqualTo(410);
+      }
+    }
+    awaitUntil(
+        () -> IntStream.range(0, INSTANCES).allMatch(i -> holders(i).loads() > 0),
+        "the holders' snapshot on every instance");
+    long[] reads = perInstance(i -> storeCalls(i).holdings());
+    long[] proven = perInstance(i -> proofs(i).provenSoldOuts());
+
+    int late = 30 * INSTANCES;
+    int repeats = INSTANCES * INSTANCES; // every holder through every instance
+    List<Claimer.Result> results =
+        runAll(
+            late + repeats,
+            n ->
+                () ->
+                    n < late
+                        ? Claimer.claimUntilFinal(instance(n), campaign, "late-" + n)
+                        : Claimer.claimUntilFinal(
+                            instance(n), campaign, "holder-" + (n / INSTANCES) % INSTANCES));
+
+    for (int n = 0; n < late + repeats; n++) {
+      Claimer.Result result = results.get(n);
+      if (n < late) {
+        assertThat(result.status()).as("late claim %d", n).isEqualTo(410);
+      } else {
+        String holder = "holder-" + (n / INSTANCES) % INSTANCES;
+        assertThat(result.status()).as("repeat of %s", holder).isEqualTo(200);
+        assertThat(result.code()).as("repeat of %s", holder).isEqualTo(codeOf.get(holder));
+      }
+    }
+    for (int i = 0; i < INSTANCES; i++) {
+      assertThat(proofs(i).provenSoldOuts() - proven[i])
+          .as("claims instance %d answered on a proof", i)
+          .isEqualTo((late + repeats) / INSTANCES);
+      assertThat(storeCalls(i).holdings() - reads[i])
+          .as("holdings reads of instance %d: one per holder's repeat, none for the others", i)
+          .isEqualTo(repeats / INSTANCES);
+    }
+    assertStoreConsistent(campaign, INSTANCES);
+    assertAuditOk(campaign, INSTANCES);
+  }
+
+  /**
    * G3 while claims race with seeding into an emptied pool: claimers keep claiming through every
    * instance while coupons are added in rounds, each round only once every instance answers from
    * a proof again. A 410 is false if, for the whole time from its claim's start to its answer, an
@@ -193,6 +253,14 @@ public abstract class SoldOutFastPathContract extends MultiInstanceTest {
 
   protected SoldOutProofs proofs(int i) {
     return instances.get(i).context().getBean(SoldOutProofs.class);
+  }
+
+  private SoldOutHolders holders(int i) {
+    return instances.get(i).context().getBean(SoldOutHolders.class);
+  }
+
+  private ClaimStoreCalls storeCalls(int i) {
+    return instances.get(i).context().getBean(ClaimStoreCalls.class);
   }
 
   protected Claimer.Result claim(int i, String campaign, String user) {

@@ -34,7 +34,7 @@ class SoldOutProofsTest {
   private static final CampaignId CAMPAIGN = new CampaignId("sold-out");
   private final Counter counter = new Counter();
   private final SoldOutProofs proofs =
-      new SoldOutProofs(counter, new SoldOutConfig(true, 100), Clock.systemUTC());
+      new SoldOutProofs(counter, new SoldOutConfig(true, 100, 1000, 10), Clock.systemUTC());
   private final ExecutorService threads = Executors.newCachedThreadPool();
 
   @AfterEach
@@ -143,7 +143,7 @@ class SoldOutProofsTest {
 
   @Test
   void withoutTheFastPathNothingIsReadOrProven() {
-    SoldOutProofs off = new SoldOutProofs(counter, new SoldOutConfig(false, 100), Clock.systemUTC());
+    SoldOutProofs off = new SoldOutProofs(counter, new SoldOutConfig(false, 100, 1000, 10), Clock.systemUTC());
     off.noneLeft(CAMPAIGN, new SoldOutProofs.Check.Unproven(new PoolAdditions(1, false)));
     assertThat(off.check(CAMPAIGN, later())).isEqualTo(new SoldOutProofs.Check.Unproven(null));
     assertThat(off.reads()).isZero();

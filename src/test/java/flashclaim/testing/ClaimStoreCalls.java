@@ -11,10 +11,11 @@ import io.micronaut.context.event.BeanCreatedEventListener;
 import jakarta.inject.Singleton;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Consumer;
 
 /**
  * Counts the calls an instance makes to its claim store's {@link ClaimStore#tryClaim}, the only
- * step of a claim that queries the pool, whatever the store. It wraps the instance's real store
+ * step of a claim that queries the pool, and to {@link ClaimStore#holdings}, whatever the store. It wraps the instance's real store
  * and changes nothing else; it exists only in application contexts that set {@value #PROPERTY}.
  */
 @Singleton
@@ -23,10 +24,16 @@ public final class ClaimStoreCalls implements BeanCreatedEventListener<ClaimStor
   public static final String PROPERTY = "test.count-claim-store-calls";
 
   private final LongAdder tryClaims = new LongAdder();
+  private final LongAdder holdings = new LongAdder();
 
   /** Calls of {@link ClaimStore#tryClaim} so far. */
   public long tryClaims() {
     return tryClaims.sum();
+  }
+
+  /** Calls of {@link ClaimStore#holdings} so far: reads of one user's claim records. */
+  public long holdings() {
+    return holdings.sum();
   }
 
   @Override
@@ -35,7 +42,14 @@ public final class ClaimStoreCalls implements BeanCreatedEventListener<ClaimStor
     return new ClaimStore() {
       @Override
       public List<Claim> holdings(Campaign campaign, UserId user, Deadline deadline) {
+        holdings.increment();
         return store.holdings(campaign, user, deadline);
+      }
+
+      @Override
+      public boolean forEachHolder(
+          Campaign campaign, int pageSize, int max, Consumer<String> userKey) {
+        return store.forEachHolder(campaign, pageSize, max, userKey);
       }
 
       @Override

@@ -5,7 +5,10 @@ import static flashclaim.store.firestore.FirestoreCalls.await;
 import com.google.api.core.ApiFuture;
 import com.google.cloud.firestore.DocumentReference;
 import com.google.cloud.firestore.DocumentSnapshot;
+import com.google.cloud.firestore.FieldPath;
 import com.google.cloud.firestore.Firestore;
+import com.google.cloud.firestore.Query;
+import com.google.cloud.firestore.QueryDocumentSnapshot;
 import flashclaim.Deadline;
 import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CouponCode;
@@ -18,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -67,6 +71,32 @@ final class ClaimDocuments {
       }
     }
     return claims;
+  }
+
+  /** See {@link flashclaim.claim.ClaimStore#forEachHolder}: document ids only, in id order. */
+  boolean forEachHolder(Campaign campaign, int pageSize, int max, Consumer<String> userKey) {
+    Query ids =
+        FirestoreLayout.claims(db, campaign.id())
+            .select(FieldPath.documentId())
+            .orderBy(FieldPath.documentId())
+            .limit(pageSize);
+    int seen = 0;
+    DocumentSnapshot last = null;
+    while (true) {
+      Query page = last == null ? ids : ids.startAfter(last);
+      List<QueryDocumentSnapshot> docs =
+          await(page::get, timeout, "read a page of the campaign's claim ids").getDocuments();
+      for (QueryDocumentSnapshot doc : docs) {
+        if (++seen > max) {
+          return false;
+        }
+        userKey.accept(FirestoreLayout.userKeyOf(doc.getId()));
+      }
+      if (docs.size() < pageSize) {
+        return true;
+      }
+      last = docs.get(docs.size() - 1);
+    }
   }
 
   DocumentReference claimRef(Campaign campaign, String userKey, int slot) {

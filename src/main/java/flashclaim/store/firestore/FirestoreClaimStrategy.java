@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 
 /**
  * What the Firestore claim strategies share: the documents, the clock, the contention counters,
@@ -45,6 +46,12 @@ abstract class FirestoreClaimStrategy implements ClaimStore {
   @Override
   public List<Claim> holdings(Campaign campaign, UserId user, Deadline deadline) {
     return docs.holdings(campaign, user, deadline);
+  }
+
+  @Override
+  public boolean forEachHolder(
+      Campaign campaign, int pageSize, int max, Consumer<String> userKey) {
+    return docs.forEachHolder(campaign, pageSize, max, userKey);
   }
 
   /** What a claim transaction came to: OK or an expected failure code, and the claim if it made one. */

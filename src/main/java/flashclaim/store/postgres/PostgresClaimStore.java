@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * A claim on PostgreSQL, one transaction per attempt:
@@ -101,6 +102,32 @@ final class PostgresClaimStore implements ClaimStore {
                       PostgresCalls.instant(row, "claimed_at")));
             }
             return claims;
+          }
+        });
+  }
+
+  @Override
+  public boolean forEachHolder(
+      Campaign campaign, int pageSize, int max, Consumer<String> userKey) {
+    return db.inTransaction(
+        "read the campaign's holders",
+        connection -> {
+          try (PreparedStatement select =
+              PostgresCalls.prepare(
+                  connection,
+                  "SELECT user_key FROM claims WHERE campaign_id = ?",
+                  campaign.id().value())) {
+            select.setFetchSize(pageSize); // a cursor: pages, not the whole result in memory
+            try (ResultSet row = select.executeQuery()) {
+              int seen = 0;
+              while (row.next()) {
+                if (++seen > max) {
+                  return false;
+                }
+                userKey.accept(row.getString(1));
+              }
+              return true;
+            }
           }
         });
   }
