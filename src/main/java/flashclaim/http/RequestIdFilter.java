@@ -1,8 +1,8 @@
 package flashclaim.http;
 
-import io.micronaut.context.propagation.slf4j.MdcPropagationContext;
 import io.micronaut.core.order.Ordered;
 import io.micronaut.core.propagation.MutablePropagatedContext;
+import io.micronaut.core.propagation.ThreadPropagatedContextElement;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.Filter;
@@ -11,6 +11,7 @@ import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.http.filter.ServerFilterPhase;
 import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.regex.Pattern;
 import org.slf4j.MDC;
 
@@ -35,13 +36,38 @@ final class RequestIdFilter implements Ordered {
   @RequestFilter
   void assign(HttpRequest<?> request, MutablePropagatedContext context) {
     String given = request.getHeaders().get(HEADER);
-    String id = given != null && SANE.matcher(given).matches() ? given : UUID.randomUUID().toString();
+    String id = given != null && SANE.matcher(given).matches() ? given : randomId();
     request.setAttribute(ATTRIBUTE, id);
-    MDC.put(MDC_KEY, id);
-    try {
-      context.add(new MdcPropagationContext());
-    } finally {
-      MDC.remove(MDC_KEY);
+    context.add(new InMdc(id));
+  }
+
+  /** A random UUID; an id needs no cryptographic randomness, and SecureRandom locks. */
+  private static String randomId() {
+    ThreadLocalRandom random = ThreadLocalRandom.current();
+    long most = random.nextLong() & ~0xF000L | 0x4000L; // version 4
+    long least = random.nextLong() & ~(0xC0L << 56) | (0x80L << 56); // IETF variant
+    return new UUID(most, least).toString();
+  }
+
+  /**
+   * The id in the MDC of every thread that works on the request: only this one key is set and put
+   * back, where Micronaut's {@code MdcPropagationContext} copies the whole MDC at each hop.
+   */
+  private record InMdc(String id) implements ThreadPropagatedContextElement<String> {
+    @Override
+    public String updateThreadContext() {
+      String previous = MDC.get(MDC_KEY);
+      MDC.put(MDC_KEY, id);
+      return previous;
+    }
+
+    @Override
+    public void restoreThreadContext(String previous) {
+      if (previous == null) {
+        MDC.remove(MDC_KEY);
+      } else {
+        MDC.put(MDC_KEY, previous);
+      }
     }
   }
 

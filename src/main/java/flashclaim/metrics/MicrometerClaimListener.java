@@ -11,6 +11,8 @@ import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Counts every claim by outcome and campaign ({@value #CLAIMS}) and records its latency from
@@ -34,6 +36,7 @@ final class MicrometerClaimListener implements ClaimListener {
 
   private final MeterRegistry registry;
   private final CampaignTags campaigns;
+  private final Map<Key, Meters> meters = new ConcurrentHashMap<>();
 
   MicrometerClaimListener(
       MeterRegistry registry, MetricsConfig config, CampaignService campaignService) {
@@ -52,28 +55,45 @@ final class MicrometerClaimListener implements ClaimListener {
   }
 
   private void record(String campaign, String outcome, Duration took) {
-    // Micrometer caches meters by name and tags: these builders find the existing meter.
-    Counter.builder(CLAIMS)
+    Meters found = meters.computeIfAbsent(new Key(campaign, outcome), this::register);
+    found.claims().increment();
+    found.latency().record(took);
+    found.percentiles().record(took);
+  }
+
+  /**
+   * The meters of one campaign tag and outcome, registered once: a lookup by builder costs more
+   * than the recording. {@link CampaignTags} bounds the campaign tags, so the map is bounded too.
+   */
+  private Meters register(Key key) {
+    String campaign = key.campaign();
+    String outcome = key.outcome();
+    Counter claims =
+        Counter.builder(CLAIMS)
         .description("claims answered, by outcome")
         .tag("campaign", campaign)
         .tag("outcome", outcome)
-        .register(registry)
-        .increment();
-    Timer.builder(LATENCY)
+        .register(registry);
+    Timer latency =
+        Timer.builder(LATENCY)
         .description("time from admission to the claim's answer")
         .tag("campaign", campaign)
         .tag("outcome", outcome)
         .serviceLevelObjectives(BUCKETS)
-        .register(registry)
-        .record(took);
-    Timer.builder(PERCENTILES)
+        .register(registry);
+    Timer percentiles =
+        Timer.builder(PERCENTILES)
         .description("time from admission to the claim's answer, quantiles of this instance")
         .tag("campaign", campaign)
         .tag("outcome", outcome)
         .publishPercentiles(0.5, 0.95, 0.99)
-        .register(registry)
-        .record(took);
+        .register(registry);
+    return new Meters(claims, latency, percentiles);
   }
+
+  private record Key(String campaign, String outcome) {}
+
+  private record Meters(Counter claims, Timer latency, Timer percentiles) {}
 
   static String outcomeName(ClaimOutcome outcome) {
     return outcome.kind().name().toLowerCase(Locale.ROOT);
