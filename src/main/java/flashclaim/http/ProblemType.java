@@ -14,10 +14,14 @@ import java.util.stream.Collectors;
  * A problem's {@code type} is {@code urn:flashclaim:problem:<name>}; clients switch on it, never on
  * the title. The OpenAPI spec documents each one, and {@code OpenApiSpecTest} holds its examples to
  * this list.
+ *
+ * <p>A {@code true} after the title makes the type its status's own ({@link #ofStatus}): the type
+ * of an error of that status that nothing more specific names, such as those the framework sends.
  */
 public enum ProblemType {
   INVALID_REQUEST("invalid-request", HttpStatus.BAD_REQUEST, "Bad Request", true),
-  IDEMPOTENCY_KEY_MISSING("idempotency-key-missing", HttpStatus.BAD_REQUEST, "Idempotency key missing"),
+  IDEMPOTENCY_KEY_MISSING(
+      "idempotency-key-missing", HttpStatus.BAD_REQUEST, "Idempotency key missing"),
   UNAUTHORIZED("unauthorized", HttpStatus.UNAUTHORIZED, "Unauthorized", true),
   APP_CHECK_REQUIRED("app-check-required", HttpStatus.UNAUTHORIZED, "App Check required"),
   INVALID_SIGNATURE("invalid-signature", HttpStatus.UNAUTHORIZED, "Invalid signature"),
@@ -26,22 +30,27 @@ public enum ProblemType {
   NOT_FOUND("not-found", HttpStatus.NOT_FOUND, "Not Found", true),
   CAMPAIGN_NOT_FOUND("campaign-not-found", HttpStatus.NOT_FOUND, "Campaign not found"),
   COUPON_NOT_FOUND("coupon-not-found", HttpStatus.NOT_FOUND, "Coupon not found"),
-  METHOD_NOT_ALLOWED("method-not-allowed", HttpStatus.METHOD_NOT_ALLOWED, "Method Not Allowed", true),
+  METHOD_NOT_ALLOWED(
+      "method-not-allowed", HttpStatus.METHOD_NOT_ALLOWED, "Method Not Allowed", true),
   NOT_ACCEPTABLE("not-acceptable", HttpStatus.NOT_ACCEPTABLE, "Not Acceptable", true),
   BODY_TIMEOUT("body-timeout", HttpStatus.REQUEST_TIMEOUT, "Body too slow"),
   CAMPAIGN_EXISTS("campaign-exists", HttpStatus.CONFLICT, "Campaign exists"),
-  CONCURRENT_MODIFICATION("concurrent-modification", HttpStatus.CONFLICT, "Concurrent modification"),
+  CONCURRENT_MODIFICATION(
+      "concurrent-modification", HttpStatus.CONFLICT, "Concurrent modification"),
   IDEMPOTENCY_KEY_IN_USE("idempotency-key-in-use", HttpStatus.CONFLICT, "Idempotency key in use"),
   AMBIGUOUS_CODE("ambiguous-code", HttpStatus.CONFLICT, "Ambiguous code"),
   COUPON_NOT_ASSIGNED("coupon-not-assigned", HttpStatus.CONFLICT, "Coupon not assigned"),
   INVALID_TRANSITION("invalid-transition", HttpStatus.CONFLICT, "Invalid transition"),
   SOLD_OUT("sold-out", HttpStatus.GONE, "Sold out"),
-  PAYLOAD_TOO_LARGE("payload-too-large", HttpStatus.REQUEST_ENTITY_TOO_LARGE, "Payload Too Large", true),
-  TOO_MANY_CODES("too-many-codes", HttpStatus.REQUEST_ENTITY_TOO_LARGE, "Too many codes in one request"),
+  PAYLOAD_TOO_LARGE(
+      "payload-too-large", HttpStatus.REQUEST_ENTITY_TOO_LARGE, "Payload Too Large", true),
+  TOO_MANY_CODES(
+      "too-many-codes", HttpStatus.REQUEST_ENTITY_TOO_LARGE, "Too many codes in one request"),
   URI_TOO_LONG("uri-too-long", HttpStatus.REQUEST_URI_TOO_LONG, "URI Too Long", true),
   UNSUPPORTED_MEDIA_TYPE(
       "unsupported-media-type", HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported Media Type", true),
-  IDEMPOTENCY_KEY_REUSED("idempotency-key-reused", HttpStatus.UNPROCESSABLE_ENTITY, "Idempotency key reused"),
+  IDEMPOTENCY_KEY_REUSED(
+      "idempotency-key-reused", HttpStatus.UNPROCESSABLE_ENTITY, "Idempotency key reused"),
   HEADERS_TOO_LARGE(
       "headers-too-large",
       HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,
