@@ -13,7 +13,6 @@ import flashclaim.campaign.Stock;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
-import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
@@ -48,13 +47,8 @@ final class AdminController {
     Optional<Campaign> created =
         campaigns.create(id, body.name(), body.perUserLimit(), body.startsAt(), body.endsAt());
     if (created.isEmpty()) {
-      return Problem.of(
-              HttpStatus.CONFLICT,
-              "campaign-exists",
-              "Campaign exists",
-              "a campaign with the id '" + id + "' exists already",
-              request.getPath())
-          .response();
+      return ProblemType.CAMPAIGN_EXISTS.response(
+          "a campaign with the id '" + id + "' exists already", request.getPath());
     }
     return HttpResponse.created(
         CampaignView.of(created.get(), new Stock(0, 0)),

@@ -6,7 +6,6 @@ import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.order.Ordered;
 import io.micronaut.http.HttpMethod;
 import io.micronaut.http.HttpRequest;
-import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ServerFilter;
@@ -72,12 +71,8 @@ final class AppCheckFilter implements Ordered, ConditionalFilter {
   }
 
   private static MutableHttpResponse<?> refused(HttpRequest<?> request) {
-    return Problem.of(
-            HttpStatus.UNAUTHORIZED,
-            "app-check-required",
-            "App Check required",
-            "claims need a valid Firebase App Check token in the " + HEADER + " header",
-            request.getPath())
-        .response();
+    return ProblemType.APP_CHECK_REQUIRED.response(
+        "claims need a valid Firebase App Check token in the " + HEADER + " header",
+        request.getPath());
   }
 }

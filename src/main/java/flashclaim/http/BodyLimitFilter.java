@@ -2,7 +2,6 @@ package flashclaim.http;
 
 import io.micronaut.core.order.Ordered;
 import io.micronaut.http.HttpRequest;
-import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.ServerHttpRequest;
 import io.micronaut.http.annotation.Filter;
@@ -116,21 +115,12 @@ final class BodyLimitFilter implements Ordered {
     if (result instanceof BodyCount.Result.TooLarge) {
       return tooLarge(path, limit);
     } else if (result instanceof BodyCount.Result.TimedOut) {
-      return Problem.of(
-              HttpStatus.REQUEST_TIMEOUT,
-              "body-timeout",
-              "Body too slow",
-              "the request body did not arrive within " + config.readTimeout().toSeconds() + " s",
-              path)
-          .response();
+      return ProblemType.BODY_TIMEOUT.response(
+          "the request body did not arrive within " + config.readTimeout().toSeconds() + " s",
+          path);
     }
-    return Problem.of(
-            HttpStatus.BAD_REQUEST,
-            "invalid-request",
-            "Bad Request",
-            "the request body could not be read to its end",
-            path)
-        .response();
+    return ProblemType.INVALID_REQUEST.response(
+        "the request body could not be read to its end", path);
   }
 
   private int limitOf(String path) {
@@ -138,19 +128,12 @@ final class BodyLimitFilter implements Ordered {
   }
 
   private static MutableHttpResponse<?> tooLarge(String path, int limit) {
-    return Problem.of(
-            HttpStatus.REQUEST_ENTITY_TOO_LARGE,
-            "payload-too-large",
-            "Payload Too Large",
-            "the request body is larger than the " + limit + " bytes this route takes",
-            path)
-        .response();
+    return ProblemType.PAYLOAD_TOO_LARGE.response(
+        "the request body is larger than the " + limit + " bytes this route takes", path);
   }
 
   private MutableHttpResponse<?> busy(String path) {
-    return Problem.unavailable(
-        "overloaded",
-        "Overloaded",
+    return ProblemType.OVERLOADED.retryLater(
         "this instance holds as many request bodies as it may; retry later",
         path,
         http.retryAfter());

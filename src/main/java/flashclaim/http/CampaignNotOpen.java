@@ -5,7 +5,6 @@ import flashclaim.campaign.Campaign;
 import flashclaim.claim.ClaimOutcome;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpResponse;
-import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.serde.annotation.Serdeable;
@@ -32,9 +31,9 @@ record CampaignNotOpen(
         notOpen.window() == Campaign.Window.NOT_STARTED
             ? "the campaign starts at " + notOpen.startsAt()
             : "the campaign ended at " + notOpen.endsAt();
-    Problem problem =
-        Problem.of(HttpStatus.FORBIDDEN, "campaign-not-open", "Campaign not open", detail, path);
-    return HttpResponse.<CampaignNotOpen>status(HttpStatus.FORBIDDEN)
+    ProblemType type = ProblemType.CAMPAIGN_NOT_OPEN;
+    Problem problem = type.problem(detail, path);
+    return HttpResponse.<CampaignNotOpen>status(type.status())
         .contentType(MediaType.of(Problem.MEDIA_TYPE))
         .body(
             new CampaignNotOpen(

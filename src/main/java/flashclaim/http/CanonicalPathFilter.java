@@ -4,7 +4,6 @@ import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.order.Ordered;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
-import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.Filter;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ServerFilter;
@@ -44,14 +43,10 @@ final class CanonicalPathFilter implements Ordered {
     if (isCanonical(raw)) {
       return null;
     }
-    return Problem.of(
-            HttpStatus.NOT_FOUND,
-            "not-found",
-            "Not Found",
-            "no route has this path; paths take no trailing or doubled slash, dot segment or"
-                + " escaped separator",
-            request.getPath())
-        .response();
+    return ProblemType.NOT_FOUND.response(
+        "no route has this path; paths take no trailing or doubled slash, dot segment or"
+            + " escaped separator",
+        request.getPath());
   }
 
   /** Whether {@code raw} (a path as it came, escapes not decoded) is the one spelling of itself. */

@@ -8,7 +8,6 @@ import flashclaim.claim.ClaimService;
 import flashclaim.claim.UserId;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
-import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Consumes;
 import io.micronaut.http.annotation.Controller;
@@ -58,17 +57,13 @@ final class ClaimController {
     } else if (outcome instanceof ClaimOutcome.AlreadyHeld held) {
       return HttpResponse.ok(ClaimView.of(held.claim()));
     } else if (outcome instanceof ClaimOutcome.SoldOut) {
-      return Problem.of(
-              HttpStatus.GONE, "sold-out", "Sold out", "no coupon of this campaign is left", path)
-          .response();
+      return ProblemType.SOLD_OUT.response("no coupon of this campaign is left", path);
     } else if (outcome instanceof ClaimOutcome.NotOpen notOpen) {
       return CampaignNotOpen.response(notOpen, path);
     } else if (outcome instanceof ClaimOutcome.UnknownCampaign) {
       return CampaignNotFound.response(id, path);
     } else if (outcome instanceof ClaimOutcome.Busy busy) {
-      return Problem.unavailable(
-          "busy",
-          "Busy",
+      return ProblemType.BUSY.retryLater(
           "coupons remain but none could be taken in time; retry",
           path,
           busy.retryAfter());

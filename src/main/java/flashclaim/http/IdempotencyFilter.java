@@ -173,33 +173,20 @@ final class IdempotencyFilter implements Ordered, ConditionalFilter {
     } else if (start instanceof IdempotencyService.Start.Replay replay) {
       return replay(replay.response());
     } else if (start instanceof IdempotencyService.Start.InFlight inFlight) {
-      return Problem.retryLater(
-          HttpStatus.CONFLICT,
-          "idempotency-key-in-use",
-          "Idempotency key in use",
+      return ProblemType.IDEMPOTENCY_KEY_IN_USE.retryLater(
           "a request with this Idempotency-Key is still being processed; retry",
           path,
           inFlight.retryAfter());
     } else if (start instanceof IdempotencyService.Start.Mismatch) {
-      return Problem.of(
-              HttpStatus.UNPROCESSABLE_ENTITY,
-              "idempotency-key-reused",
-              "Idempotency key reused",
-              "this Idempotency-Key was used for a different request",
-              path)
-          .response();
+      return ProblemType.IDEMPOTENCY_KEY_REUSED.response(
+          "this Idempotency-Key was used for a different request", path);
     }
     throw new IllegalStateException("unhandled idempotency start " + start);
   }
 
   private static HttpResponse<?> missingKey(HttpRequest<?> request) {
-    return Problem.of(
-            HttpStatus.BAD_REQUEST,
-            "idempotency-key-missing",
-            "Idempotency key missing",
-            "this route requires an Idempotency-Key header",
-            request.getPath())
-        .response();
+    return ProblemType.IDEMPOTENCY_KEY_MISSING.response(
+        "this route requires an Idempotency-Key header", request.getPath());
   }
 
   private static MutableHttpResponse<?> replay(StoredResponse stored) {

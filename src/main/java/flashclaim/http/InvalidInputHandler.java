@@ -3,7 +3,6 @@ package flashclaim.http;
 import flashclaim.InvalidInputException;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
-import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.server.exceptions.ExceptionHandler;
 import jakarta.inject.Singleton;
@@ -19,8 +18,8 @@ final class InvalidInputHandler implements ExceptionHandler<InvalidInputExceptio
 
   /** The 400 of a value that breaks a rule, also for the filters that check headers. */
   static MutableHttpResponse<Problem> response(HttpRequest<?> request, InvalidInputException e) {
-    return Problem.of(
-            HttpStatus.BAD_REQUEST, "invalid-request", "Invalid request", e.getMessage(), request.getPath())
+    return ProblemType.INVALID_REQUEST
+        .problem(e.getMessage(), request.getPath())
         .withErrors(List.of(new Problem.FieldError(e.field(), e.getMessage())))
         .response();
   }

@@ -146,9 +146,7 @@ final class LoadShedFilter implements Ordered {
 
   /** The 503 of a request refused because the instance is at its limit. */
   static MutableHttpResponse<Problem> overloaded(HttpRequest<?> request, Duration retryAfter) {
-    return Problem.unavailable(
-        "overloaded",
-        "Overloaded",
+    return ProblemType.OVERLOADED.retryLater(
         "this instance is at its limit of concurrent requests; retry later",
         request.getPath(),
         retryAfter);
@@ -156,9 +154,7 @@ final class LoadShedFilter implements Ordered {
 
   /** The 503 of a request refused because the instance is stopping. */
   static MutableHttpResponse<Problem> shuttingDown(HttpRequest<?> request, Duration retryAfter) {
-    return Problem.unavailable(
-        "shutting-down",
-        "Shutting down",
+    return ProblemType.SHUTTING_DOWN.retryLater(
         "this instance is stopping; retry, another instance will answer",
         request.getPath(),
         retryAfter);

@@ -13,7 +13,6 @@ import io.micronaut.core.util.StringUtils;
 import io.micronaut.http.HttpMethod;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
-import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
@@ -93,10 +92,7 @@ final class ModificationGuardFilter implements Ordered, ConditionalFilter {
       request.setAttribute(HELD, new AtomicReference<>(entered.guard()));
       return null;
     } else if (entry instanceof GuardEntry.Busy busy) {
-      return Problem.retryLater(
-          HttpStatus.CONFLICT,
-          "concurrent-modification",
-          "Concurrent modification",
+      return ProblemType.CONCURRENT_MODIFICATION.retryLater(
           "another request is modifying this resource; retry",
           request.getPath(),
           busy.retryAfter());

@@ -31,10 +31,8 @@ final class ProblemBodyFilter implements Ordered {
     }
     HttpStatus status = response.status();
     Problem problem =
-        Problem.of(
+        Problem.ofStatus(
             status,
-            ProblemErrorResponseProcessor.name(status),
-            status.getReason(),
             status.getCode() >= 500 ? "the request could not be processed" : status.getReason(),
             request.getPath());
     response.contentType(MediaType.of(Problem.MEDIA_TYPE)).body(problem);

@@ -6,8 +6,12 @@ import io.micronaut.http.MediaType;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.server.exceptions.response.ErrorContext;
 import io.micronaut.http.server.exceptions.response.ErrorResponseProcessor;
+import io.micronaut.http.server.netty.NettyHttpRequest;
+import io.netty.handler.codec.http.TooLongHttpHeaderException;
+import io.netty.handler.codec.http.TooLongHttpLineException;
 import jakarta.inject.Singleton;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Turns every error the framework produces (unreadable JSON, wrong types, unknown routes, missing
@@ -21,7 +25,7 @@ final class ProblemErrorResponseProcessor implements ErrorResponseProcessor<Prob
   @Override
   public MutableHttpResponse<Problem> processResponse(
       ErrorContext context, MutableHttpResponse<?> base) {
-    HttpStatus status = base.status();
+    HttpStatus status = headerTooLong(context).orElse(base.status());
     List<Problem.FieldError> errors =
         context.getErrors().stream()
             .map(e -> new Problem.FieldError(e.getPath().orElse(null), readable(e.getMessage())))
@@ -29,14 +33,30 @@ final class ProblemErrorResponseProcessor implements ErrorResponseProcessor<Prob
     String detail =
         errors.stream().map(Problem.FieldError::message).findFirst().orElse(status.getReason());
     Problem problem =
-        Problem.of(
+        Problem.ofStatus(
                 status,
-                name(status),
-                status.getReason(),
                 status.getCode() >= 500 ? "the request could not be processed" : detail,
                 context.getRequest().getPath())
             .withErrors(errors.size() > 1 ? errors : null);
-    return base.contentType(MediaType.of(Problem.MEDIA_TYPE)).body(problem);
+    return base.status(status).contentType(MediaType.of(Problem.MEDIA_TYPE)).body(problem);
+  }
+
+  /**
+   * 431 for a header section, 414 for a request line over the server's limits. The framework
+   * answers both 413, the status of a body too large, since it sees only that the request's
+   * decoding failed on something too long.
+   */
+  private static Optional<HttpStatus> headerTooLong(ErrorContext context) {
+    if (!(context.getRequest() instanceof NettyHttpRequest<?> request)) {
+      return Optional.empty();
+    }
+    Throwable cause = request.getNativeRequest().decoderResult().cause();
+    if (cause instanceof TooLongHttpHeaderException) {
+      return Optional.of(HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE);
+    } else if (cause instanceof TooLongHttpLineException) {
+      return Optional.of(HttpStatus.REQUEST_URI_TOO_LONG);
+    }
+    return Optional.empty();
   }
 
   /**
@@ -62,20 +82,4 @@ final class ProblemErrorResponseProcessor implements ErrorResponseProcessor<Prob
   private static final String DUE_TO = "due to: ";
   private static final java.util.regex.Pattern JAVA_TYPE =
       java.util.regex.Pattern.compile("`?\\b(?:java|io|com|org|flashclaim)\\.[\\w.$]+`?");
-
-  /** The problem type name of an error status without a more specific one. */
-  static String name(HttpStatus status) {
-    return switch (status) {
-      case BAD_REQUEST -> "invalid-request";
-      case UNAUTHORIZED -> "unauthorized";
-      case FORBIDDEN -> "forbidden";
-      case NOT_FOUND -> "not-found";
-      case METHOD_NOT_ALLOWED -> "method-not-allowed";
-      case NOT_ACCEPTABLE -> "not-acceptable";
-      case REQUEST_ENTITY_TOO_LARGE -> "payload-too-large";
-      case UNSUPPORTED_MEDIA_TYPE -> "unsupported-media-type";
-      case SERVICE_UNAVAILABLE -> "unavailable";
-      default -> status.getCode() >= 500 ? "internal-error" : "http-" + status.getCode();
-    };
-  }
 }

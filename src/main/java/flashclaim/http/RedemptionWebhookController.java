@@ -13,7 +13,6 @@ import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.type.Argument;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
-import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Consumes;
@@ -65,9 +64,7 @@ final class RedemptionWebhookController {
     byte[] body = rawBody == null ? EMPTY : rawBody;
     WebhookSignature.Verdict verdict = signature.verify(signed, body);
     if (verdict != WebhookSignature.Verdict.VALID) {
-      return Problem.of(
-              HttpStatus.UNAUTHORIZED, "invalid-signature", "Invalid signature", verdict.description(), path)
-          .response();
+      return ProblemType.INVALID_SIGNATURE.response(verdict.description(), path);
     }
     RedemptionEvent event = parse(body).toEvent();
     RedemptionOutcome outcome = redemptions.apply(event);
@@ -76,44 +73,24 @@ final class RedemptionWebhookController {
     } else if (outcome instanceof RedemptionOutcome.AlreadyApplied already) {
       return HttpResponse.ok(Delivered.of(ALREADY_APPLIED, event, already.coupon()));
     } else if (outcome instanceof RedemptionOutcome.UnknownCode) {
-      return Problem.of(
-              HttpStatus.NOT_FOUND,
-              "coupon-not-found",
-              "Coupon not found",
-              event.campaignId() == null
-                  ? "no campaign has a coupon with this code"
-                  : "the campaign has no coupon with this code",
-              path)
-          .response();
+      return ProblemType.COUPON_NOT_FOUND.response(
+          event.campaignId() == null
+              ? "no campaign has a coupon with this code"
+              : "the campaign has no coupon with this code",
+          path);
     } else if (outcome instanceof RedemptionOutcome.AmbiguousCode) {
-      return Problem.of(
-              HttpStatus.CONFLICT,
-              "ambiguous-code",
-              "Ambiguous code",
-              "coupons of several campaigns have this code; give the campaignId",
-              path)
-          .response();
+      return ProblemType.AMBIGUOUS_CODE.response(
+          "coupons of several campaigns have this code; give the campaignId", path);
     } else if (outcome instanceof RedemptionOutcome.NotAssigned) {
-      return Problem.of(
-              HttpStatus.CONFLICT,
-              "coupon-not-assigned",
-              "Coupon not assigned",
-              "nobody holds this coupon, so no order can have used it",
-              path)
-          .response();
+      return ProblemType.COUPON_NOT_ASSIGNED.response(
+          "nobody holds this coupon, so no order can have used it", path);
     } else if (outcome instanceof RedemptionOutcome.InvalidTransition invalid) {
-      return Problem.of(
-              HttpStatus.CONFLICT,
-              "invalid-transition",
-              "Invalid transition",
-              "'" + event.kind().wireName() + "' does not apply to a coupon that is "
-                  + invalid.coupon().state().wireName() + ": " + invalid.reason(),
-              path)
-          .response();
+      return ProblemType.INVALID_TRANSITION.response(
+          "'" + event.kind().wireName() + "' does not apply to a coupon that is "
+              + invalid.coupon().state().wireName() + ": " + invalid.reason(),
+          path);
     } else if (outcome instanceof RedemptionOutcome.Busy) {
-      return Problem.unavailable(
-          "busy",
-          "Busy",
+      return ProblemType.BUSY.retryLater(
           "another delivery about this coupon is being applied; deliver again later",
           path,
           config.retryAfter());

@@ -28,9 +28,7 @@ final class StoreUnavailableHandler implements ExceptionHandler<StoreException, 
   static MutableHttpResponse<Problem> response(
       HttpRequest<?> request, StoreException e, HttpConfig config) {
     LOG.warn("store unavailable on {} {}: {}", request.getMethod(), request.getPath(), e.getMessage());
-    return Problem.unavailable(
-        "store-unavailable",
-        "Store unavailable",
+    return ProblemType.STORE_UNAVAILABLE.retryLater(
         "the data store did not answer in time; retry later",
         request.getPath(),
         config.retryAfter());

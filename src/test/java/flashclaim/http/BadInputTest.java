@@ -8,6 +8,7 @@ import com.nimbusds.jwt.PlainJWT;
 import flashclaim.testing.Api;
 import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.FirestoreBackend;
+import flashclaim.testing.RawHttp;
 import flashclaim.testing.StoreBackend;
 import flashclaim.testing.Tokens;
 import java.io.ByteArrayInputStream;
@@ -568,6 +569,45 @@ class BadInputTest {
     assertRejected(response, 404, "not-found");
   }
 
+  // ---------------------------------------------------------------- oversized request heads
+
+  /** Well past the server's limits: 4 KB for the request line, 8 KB for the header section. */
+  static final int OVERSIZED_HEAD = 16 * 1024;
+
+  static Stream<Arguments> oversizedHeaderSections() {
+    List<RawHttp.Header> one = List.of(new RawHttp.Header("X-Padding", "p".repeat(OVERSIZED_HEAD)));
+    List<RawHttp.Header> many =
+        IntStream.range(0, OVERSIZED_HEAD / 100)
+            .mapToObj(i -> new RawHttp.Header("X-Padding-" + i, "p".repeat(90)))
+            .toList();
+    return Arrays.stream(Route.values())
+        .flatMap(r -> Stream.of(Arguments.of(r, "one long header", one), Arguments.of(r, "many headers", many)));
+  }
+
+  @ParameterizedTest(name = "{0} {1}")
+  @MethodSource("oversizedHeaderSections")
+  void oversizedHeaderSectionIsRefused(Route route, String shape, List<RawHttp.Header> padding) {
+    List<RawHttp.Header> headers = new ArrayList<>(padding);
+    headers.add(new RawHttp.Header("Authorization", "Bearer " + route.goodToken()));
+
+    Api.Response response =
+        RawHttp.send(service.url(), route.method, route.path(campaign), headers, null);
+
+    assertRejected(response, 431, "headers-too-large");
+  }
+
+  @ParameterizedTest
+  @EnumSource(Route.class)
+  void overlongRequestLineIsRefused(Route route) {
+    String target = route.path(campaign) + "?q=" + "q".repeat(OVERSIZED_HEAD);
+    List<RawHttp.Header> headers =
+        List.of(new RawHttp.Header("Authorization", "Bearer " + route.goodToken()));
+
+    Api.Response response = RawHttp.send(service.url(), route.method, target, headers, null);
+
+    assertRejected(response, 414, "uri-too-long");
+  }
+
   // ---------------------------------------------------------------- helpers
 
   private static Arguments bad(String label, String body) {
@@ -711,6 +751,11 @@ class BadInputTest {
     assertThat(body.get("type")).as("type of %s", response).asString().startsWith(PROBLEM_PREFIX);
     assertThat(body.get("title")).as("title of %s", response).asString().isNotBlank();
     assertThat(body.get("status")).as("status field of %s", response).isEqualTo(response.status());
+    ProblemType type =
+        ProblemType.ofUri((String) body.get("type"))
+            .orElseThrow(() -> new AssertionError("a type of the list in " + response));
+    assertThat(body.get("title")).as("title of %s", response).isEqualTo(type.title());
+    assertThat(response.status()).as("status of %s", response).isEqualTo(type.status().getCode());
     assertThat(backend().snapshot()).as("store after %s", response).isEqualTo(storeBefore);
   }
 }

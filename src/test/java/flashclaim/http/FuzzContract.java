@@ -177,13 +177,14 @@ abstract class FuzzContract {
           .as("content type of %s\nfor %s", response, request)
           .startsWith(Problem.MEDIA_TYPE);
       Map<String, Object> problem = response.json();
-      assertThat(problem.get("type"))
-          .as("type of %s\nfor %s", response, request)
-          .asString()
-          .startsWith("urn:flashclaim:problem:");
+      ProblemType type =
+          ProblemType.ofUri(String.valueOf(problem.get("type")))
+              .orElseThrow(() -> new AssertionError("a type of the list in " + response + "\nfor " + request));
+      assertThat(problem.get("title")).as("title of %s\nfor %s", response, request).isEqualTo(type.title());
       assertThat(problem.get("status"))
           .as("status field of %s\nfor %s", response, request)
-          .isEqualTo(status);
+          .isEqualTo(status)
+          .isEqualTo(type.status().getCode());
     }
     Map<String, String> after = target.backend.snapshot();
     if (request.hasHeader("Idempotency-Key")) {

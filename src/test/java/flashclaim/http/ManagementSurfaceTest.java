@@ -122,6 +122,23 @@ class ManagementSurfaceTest {
     assertThat(readiness.body()).contains("firestore");
   }
 
+  /** A health check that does not exist is a path that names nothing, whoever asks. */
+  @ParameterizedTest(name = "{0} as {1}")
+  @MethodSource("unknownHealthChecks")
+  void unknownHealthCheckIsNotFound(String path, Caller caller) {
+    Api.Response response = Api.get(service.url(), path, caller.token());
+
+    assertThat(response.status()).as("%s as %s: %s", path, caller, response).isEqualTo(404);
+    assertThat(response.contentType()).startsWith(Problem.MEDIA_TYPE);
+    assertThat(response.json()).containsEntry("type", ProblemType.NOT_FOUND.uri());
+    assertThat(response.body()).doesNotContainIgnoringCase("enum").doesNotContain("java.");
+  }
+
+  static Stream<Arguments> unknownHealthChecks() {
+    return Stream.of("/health/nothing", "/health/ready", "/health/0", "/health/%20")
+        .flatMap(path -> Arrays.stream(Caller.values()).map(caller -> Arguments.of(path, caller)));
+  }
+
   @Test
   void endpointNamesStayOffWhateverTheSpelling() {
     for (String path : Arrays.asList("/beans/", "//beans", "/./routes", "/health/../beans", "/%62eans")) {

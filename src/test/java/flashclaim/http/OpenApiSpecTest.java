@@ -14,11 +14,14 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.BiConsumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -30,15 +33,16 @@ import org.yaml.snakeyaml.Yaml;
 
 /**
  * The OpenAPI spec the build generates, as the service serves it, against the code: every API
- * route the router knows is in it and nothing else; every problem type the code can answer with is
- * documented, on the routes of the controller that answers it; the statuses that filters add to
- * every route (load shedding, shutdown, store faults, authentication, roles, idempotency keys, the
- * modification guard) are on every route they apply to; and each documented problem example has
- * the status of the response it is listed under.
+ * route the router knows is in it and nothing else; every problem type of {@link ProblemType} is
+ * documented, those a controller names on that controller's routes; the statuses that filters add
+ * to every route (load shedding, shutdown, store faults, authentication, roles, idempotency keys,
+ * the modification guard) are on every route they apply to; every reference resolves; and each
+ * documented problem example is one the code sends: its type is in {@link ProblemType}, with that
+ * type's title and status, the status of the response it is listed under, and members of the
+ * response's schema only.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class OpenApiSpecTest {
-  private static final String TYPE_PREFIX = "urn:flashclaim:problem:";
   private static final Path SOURCES = Path.of("src/main/java/flashclaim/http");
 
   private ServiceInstance service;
@@ -77,16 +81,61 @@ class OpenApiSpecTest {
   }
 
   @Test
-  void everyProblemExampleHasItsResponsesStatus() {
+  void everyProblemExampleIsOneTheCodeSends() {
+    Set<String> checked = new HashSet<>();
     forEachOperation(
         (route, responses) ->
             responses.forEach(
                 (status, problems) ->
                     problems.forEach(
                         (name, example) -> {
-                          assertThat(example.get("type")).as(route).isEqualTo(TYPE_PREFIX + name);
-                          assertThat(String.valueOf(example.get("status"))).as(route + " " + name).isEqualTo(status);
+                          String at = route + " " + status + " " + name;
+                          ProblemType type =
+                              ProblemType.ofUri(String.valueOf(example.get("type")))
+                                  .orElseThrow(() -> new AssertionError(at + ": a type of the list"));
+                          assertThat(type.slug()).as(at).isEqualTo(name);
+                          assertThat(example.get("title")).as(at).isEqualTo(type.title());
+                          assertThat(example.get("status")).as(at).isEqualTo(type.status().getCode());
+                          assertThat(String.valueOf(type.status().getCode())).as(at).isEqualTo(status);
+                          checked.add(name);
                         })));
+    assertThat(checked).as("types with an example").hasSizeGreaterThan(ProblemType.values().length / 2);
+  }
+
+  @Test
+  void everyProblemExampleHasOnlyMembersOfItsSchema() {
+    paths().forEach(
+        (path, ops) ->
+            ops.forEach(
+                (method, op) ->
+                    responsesOf(op).forEach(
+                        (status, response) -> {
+                          Map<String, Object> problem = problemContent(response);
+                          if (problem == null) {
+                            return;
+                          }
+                          Set<String> members = properties(resolve(child(problem, "schema"))).keySet();
+                          examples(problem)
+                              .forEach(
+                                  (name, example) ->
+                                      assertThat(members)
+                                          .as("%s %s %s %s", method, path, status, name)
+                                          .containsAll(example.keySet()));
+                        })));
+  }
+
+  @Test
+  void everyReferenceResolvesAndEverySharedResponseIsUsed() {
+    Set<String> refs = new TreeSet<>();
+    collectRefs(spec, refs);
+    refs.forEach(ref -> assertThat(resolveRef(ref)).as(ref).isNotNull());
+    Map<String, Object> components = child(spec, "components");
+    for (String name : child(components, "responses").keySet()) {
+      assertThat(refs).as("shared response %s is used", name).contains("#/components/responses/" + name);
+    }
+    for (String name : child(components, "examples").keySet()) {
+      assertThat(refs).as("shared example %s is used", name).contains("#/components/examples/" + name);
+    }
   }
 
   @Test
@@ -118,15 +167,15 @@ class OpenApiSpecTest {
   }
 
   @Test
-  void everyProblemTheCodeAnswersIsDocumented() throws IOException {
+  void everyProblemTypeIsDocumented() throws IOException {
     Set<String> documented = new HashSet<>();
     forEachOperation((route, responses) -> responses.values().forEach(p -> documented.addAll(p.keySet())));
     String info = String.valueOf(((Map<?, ?>) spec.get("info")).get("description"));
-    Set<String> inCode = new TreeSet<>();
+    Set<ProblemType> inCode = EnumSet.noneOf(ProblemType.class);
     try (Stream<Path> files = Files.list(SOURCES)) {
       for (Path file : files.toList()) {
-        Set<String> names = problemNames(Files.readString(file));
-        inCode.addAll(names);
+        Set<ProblemType> named = problemTypes(Files.readString(file));
+        inCode.addAll(named);
         // A controller's own problems are on its own routes.
         String controller = file.getFileName().toString().replace(".java", "");
         Set<String> onItsRoutes = new HashSet<>();
@@ -134,34 +183,30 @@ class OpenApiSpecTest {
             .filter(r -> r.getTargetMethod().getDeclaringType().getSimpleName().equals(controller))
             .forEach(r -> problems(r).values().forEach(p -> onItsRoutes.addAll(p.keySet())));
         if (controller.endsWith("Controller")) {
-          assertThat(onItsRoutes).as(controller).containsAll(names);
+          assertThat(onItsRoutes).as(controller).containsAll(named.stream().map(ProblemType::slug).toList());
         }
       }
     }
-    assertThat(inCode).contains("sold-out", "overloaded", "shutting-down", "not-found");
-    for (String name : inCode) {
-      assertThat(documented.contains(name) || info.contains(" " + name))
-          .as("problem type %s is documented", name)
+    assertThat(inCode).contains(ProblemType.SOLD_OUT, ProblemType.OVERLOADED, ProblemType.NOT_FOUND);
+    for (ProblemType type : ProblemType.values()) {
+      assertThat(documented.contains(type.slug()) || info.contains(" " + type.slug()))
+          .as("problem type %s is documented", type.slug())
           .isTrue();
     }
-    // And the spec names no problem type that the code does not have.
-    assertThat(inCode).containsAll(documented);
+    // And the spec names no problem type that the list does not have.
+    documented.forEach(name -> assertThat(ProblemType.ofUri(ProblemType.PREFIX + name)).as(name).isPresent());
   }
 
-  /** Problem names in a source file: those passed to Problem's factories and the framework's. */
-  private static Set<String> problemNames(String source) {
-    Set<String> names = new TreeSet<>();
-    Matcher factory =
-        Pattern.compile("Problem\\.(?:of|unavailable|retryLater)\\(\\s*(?:HttpStatus\\.\\w+,\\s*)?\"([a-z-]+)\"")
-            .matcher(source);
-    while (factory.find()) {
-      names.add(factory.group(1));
+  /** The problem types a source file names. */
+  private static Set<ProblemType> problemTypes(String source) {
+    Set<ProblemType> types = EnumSet.noneOf(ProblemType.class);
+    Matcher named = Pattern.compile("ProblemType\\.([A-Z_]+)\\b").matcher(source);
+    while (named.find()) {
+      EnumSet.allOf(ProblemType.class).stream()
+          .filter(type -> type.name().equals(named.group(1)))
+          .forEach(types::add);
     }
-    Matcher framework = Pattern.compile("case \\w+ -> \"([a-z-]+)\"|\\? \"([a-z-]+)\"").matcher(source);
-    while (framework.find()) {
-      names.add(framework.group(1) != null ? framework.group(1) : framework.group(2));
-    }
-    return names;
+    return types;
   }
 
   private List<UriRouteInfo<?, ?>> apiRoutes() {
@@ -190,35 +235,105 @@ class OpenApiSpecTest {
         (Map<String, Object>)
             paths().get(route.getUriMatchTemplate().toString()).get(route.getHttpMethod().name().toLowerCase());
     assertThat(op).as(key(route)).isNotNull();
-    return problemsOf((Map<String, Object>) op.get("responses"));
+    return problemsOf(responsesOf(op));
   }
 
-  @SuppressWarnings("unchecked")
-  private static Map<String, Map<String, Map<String, Object>>> problemsOf(Map<String, Object> responses) {
-    Map<String, Map<String, Map<String, Object>>> result = new java.util.TreeMap<>();
+  /** Status -> problem name -> example value, of an operation's responses, references resolved. */
+  private Map<String, Map<String, Map<String, Object>>> problemsOf(Map<String, Object> responses) {
+    Map<String, Map<String, Map<String, Object>>> result = new TreeMap<>();
     responses.forEach(
         (status, response) -> {
-          Map<String, Object> content = (Map<String, Object>) ((Map<String, Object>) response).get("content");
-          Map<String, Object> problem = content == null ? null : (Map<String, Object>) content.get(Problem.MEDIA_TYPE);
-          Map<String, Map<String, Object>> byName = new java.util.TreeMap<>();
-          if (problem != null && problem.get("examples") != null) {
-            ((Map<String, Map<String, Object>>) problem.get("examples"))
-                .forEach((name, example) -> byName.put(name, (Map<String, Object>) example.get("value")));
-          }
-          result.put(String.valueOf(status), byName);
+          Map<String, Object> problem = problemContent(resolve(response));
+          result.put(status, problem == null ? Map.of() : examples(problem));
         });
     return result;
   }
 
+  /** The problem+json content of a response, or null. */
+  private Map<String, Object> problemContent(Object response) {
+    Map<String, Object> content = child(resolve(response), "content");
+    return content == null ? null : child(content, Problem.MEDIA_TYPE);
+  }
+
+  /** Example name -> example value of a problem+json content, references resolved. */
+  private Map<String, Map<String, Object>> examples(Map<String, Object> problem) {
+    Map<String, Map<String, Object>> byName = new TreeMap<>();
+    Map<String, Object> examples = child(problem, "examples");
+    if (examples != null) {
+      examples.forEach((name, example) -> byName.put(name, child(resolve(example), "value")));
+    }
+    return byName;
+  }
+
+  /** The properties of a schema, with those of the schemas it is composed of. */
+  private Map<String, Object> properties(Map<String, Object> schema) {
+    Map<String, Object> properties = new TreeMap<>();
+    Map<String, Object> own = child(schema, "properties");
+    if (own != null) {
+      properties.putAll(own);
+    }
+    for (String composition : List.of("allOf", "oneOf", "anyOf")) {
+      if (schema.get(composition) instanceof List<?> parts) {
+        parts.forEach(part -> properties.putAll(properties(resolve(part))));
+      }
+    }
+    return properties;
+  }
+
+  /** The node itself, or the one its {@code $ref} names. */
+  private Map<String, Object> resolve(Object node) {
+    Map<String, Object> map = asMap(node);
+    if (map == null || !map.containsKey("$ref")) {
+      return map;
+    }
+    String ref = String.valueOf(map.get("$ref"));
+    Map<String, Object> target = resolveRef(ref);
+    assertThat(target).as("%s resolves", ref).isNotNull();
+    return resolve(target);
+  }
+
+  private Map<String, Object> resolveRef(String ref) {
+    Map<String, Object> node = spec;
+    for (String part : ref.substring(ref.indexOf('#') + 2).split("/")) {
+      node = node == null ? null : child(node, part);
+    }
+    return node;
+  }
+
+  private static void collectRefs(Object node, Set<String> refs) {
+    if (node instanceof Map<?, ?> map) {
+      map.forEach(
+          (key, value) -> {
+            if ("$ref".equals(key)) {
+              refs.add(String.valueOf(value));
+            } else {
+              collectRefs(value, refs);
+            }
+          });
+    } else if (node instanceof List<?> list) {
+      list.forEach(item -> collectRefs(item, refs));
+    }
+  }
+
+  private static Map<String, Object> child(Map<String, Object> node, String key) {
+    return node == null ? null : asMap(node.get(key));
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> asMap(Object node) {
+    return node instanceof Map<?, ?> ? (Map<String, Object>) node : null;
+  }
+
+  private Map<String, Object> responsesOf(Object operation) {
+    Map<String, Object> responses = new TreeMap<>();
+    child(asMap(operation), "responses").forEach((status, response) -> responses.put(String.valueOf(status), response));
+    return responses;
+  }
+
   private void forEachOperation(
-      java.util.function.BiConsumer<String, Map<String, Map<String, Map<String, Object>>>> check) {
+      BiConsumer<String, Map<String, Map<String, Map<String, Object>>>> check) {
     paths().forEach(
         (path, ops) ->
-            ops.forEach(
-                (method, op) ->
-                    check.accept(
-                        method + " " + path,
-                        problemsOf(
-                            (Map<String, Object>) ((Map<String, Object>) op).get("responses")))));
+            ops.forEach((method, op) -> check.accept(method + " " + path, problemsOf(responsesOf(op)))));
   }
 }
