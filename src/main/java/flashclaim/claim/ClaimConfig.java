@@ -20,6 +20,8 @@ import java.time.Duration;
  *     background, ahead of need
  * @param probeThreads threads that run those probes (at most one per campaign at a time)
  * @param candidateMaxAge how long a probed coupon stays a candidate before it is dropped unused
+ * @param candidatePools campaigns one instance keeps candidates of; past it, the least used
+ *     campaign's candidates are dropped (its next claim probes afresh)
  */
 @ConfigurationProperties("flashclaim.claim")
 public record ClaimConfig(
@@ -29,4 +31,5 @@ public record ClaimConfig(
     @Bindable(defaultValue = "1000") int candidates,
     @Bindable(defaultValue = "50") int refillBelow,
     @Bindable(defaultValue = "2") int probeThreads,
-    @Bindable(defaultValue = "2s") Duration candidateMaxAge) {}
+    @Bindable(defaultValue = "2s") Duration candidateMaxAge,
+    @Bindable(defaultValue = "1000") int candidatePools) {}
