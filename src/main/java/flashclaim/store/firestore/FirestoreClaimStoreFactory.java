@@ -4,6 +4,7 @@ import com.google.cloud.firestore.Firestore;
 import flashclaim.claim.ClaimConfig;
 import flashclaim.claim.ClaimStore;
 import io.micronaut.context.annotation.Bean;
+import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Named;
@@ -58,7 +59,8 @@ public final class FirestoreClaimStoreFactory {
         });
   }
 
-  @Singleton
+  /** Made at startup, so that an unknown strategy stops the service from starting. */
+  @Context
   ClaimStore claimStore(
       Firestore db,
       FirestoreConfig firestore,
