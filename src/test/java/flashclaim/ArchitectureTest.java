@@ -1,6 +1,7 @@
 package flashclaim;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.junit.AnalyzeClasses;
@@ -10,11 +11,20 @@ import com.tngtech.archunit.lang.ArchRule;
 /**
  * The layering of the service: the core (campaigns, claims, audit, locks, redemption) knows
  * nothing of the HTTP API, of the store adapters or of the Firestore and gRPC libraries; the HTTP
- * API reaches the store only through the core's ports; store adapters know nothing of HTTP.
- * Production classes only.
+ * API reaches the store only through the core's ports; store adapters know nothing of HTTP; no two
+ * packages depend on each other, however indirectly. Production classes only.
  */
 @AnalyzeClasses(packages = "flashclaim", importOptions = ImportOption.DoNotIncludeTests.class)
 class ArchitectureTest {
+
+  @ArchTest
+  static final ArchRule packagesAreFreeOfCycles =
+      slices()
+          .matching("flashclaim.(*)..")
+          .should()
+          .beFreeOfCycles()
+          .because("each package is a feature or an adapter that can be read, and changed, on top of"
+              + " the ones it uses");
 
   @ArchTest
   static final ArchRule coreIsIndependentOfAdaptersAndLibraries =

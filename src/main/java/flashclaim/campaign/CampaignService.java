@@ -2,42 +2,43 @@ package flashclaim.campaign;
 
 import flashclaim.Deadline;
 import flashclaim.InvalidInputException;
-import flashclaim.claim.ClaimConfig;
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import jakarta.inject.Singleton;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 /** Admin use cases on campaigns and their pools, and the cached campaign lookup of the claim path. */
 @Singleton
 public class CampaignService {
-  private static final int CACHE_LIMIT = 10_000;
   private static final char[] ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ".toCharArray();
   static final int GENERATED_LENGTH = 12;
 
   private final CampaignStore campaigns;
   private final CouponStore coupons;
   private final SeedingConfig seeding;
-  private final ClaimConfig claimConfig;
+  private final Duration cacheTtl;
   private final Clock clock;
   private final SecureRandom random = new SecureRandom();
-  private final ConcurrentHashMap<CampaignId, Cached> cache = new ConcurrentHashMap<>();
+  private final Cache<CampaignId, Cached> cache;
 
   public CampaignService(
       CampaignStore campaigns,
       CouponStore coupons,
       SeedingConfig seeding,
-      ClaimConfig claimConfig,
+      CampaignCacheConfig cacheConfig,
       Clock clock) {
     this.campaigns = campaigns;
     this.coupons = coupons;
     this.seeding = seeding;
-    this.claimConfig = claimConfig;
+    this.cacheTtl = cacheConfig.campaignCacheTtl();
     this.clock = clock;
+    this.cache = Caffeine.newBuilder().maximumSize(cacheConfig.campaignCacheSize()).build();
   }
 
   /**
@@ -70,18 +71,12 @@ public class CampaignService {
   /** {@link #find(CampaignId)}, with a store read (on a cache miss) bounded by {@code deadline}. */
   public Optional<Campaign> find(CampaignId id, Deadline deadline) {
     Instant now = clock.instant();
-    Cached cached = cache.get(id);
+    Cached cached = cache.getIfPresent(id);
     if (cached != null && now.isBefore(cached.expiresAt())) {
       return Optional.of(cached.campaign());
     }
     Optional<Campaign> found = campaigns.find(id, deadline);
-    found.ifPresent(
-        campaign -> {
-          if (cache.size() >= CACHE_LIMIT) {
-            cache.clear();
-          }
-          cache.put(id, new Cached(campaign, now.plus(claimConfig.campaignCacheTtl())));
-        });
+    found.ifPresent(campaign -> cache.put(id, new Cached(campaign, now.plus(cacheTtl))));
     return found;
   }
 
@@ -91,7 +86,7 @@ public class CampaignService {
    * is what lets per-campaign state (metrics, live figures) admit known campaigns only.
    */
   public boolean isKnown(CampaignId id) {
-    return cache.containsKey(id);
+    return cache.asMap().containsKey(id);
   }
 
   /** Stock of an existing campaign. */

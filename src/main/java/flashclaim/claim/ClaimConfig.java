@@ -7,9 +7,9 @@ import java.time.Duration;
 /**
  * Tunables of the claim engine ({@code flashclaim.claim.*}).
  *
- * @param strategy which claim strategy the Firestore store uses: {@code optimistic} (default),
- *     {@code oldest-first} (a naive hot-spot baseline) or
- *     {@code seed} (the original design, kept as the benchmark's baseline)
+ * @param strategy which claim strategy the Firestore store uses: {@code optimistic} (default) or
+ *     {@code seed} (the original design, kept as the benchmark's baseline); any other name stops
+ *     the service from starting
  * @param deadline how long one claim may keep trying before it answers 503, counted from its
  *     admission; no store call of the claim starts after it or waits past it
  * @param retryAfter what the 503 tells the client to wait
@@ -20,7 +20,8 @@ import java.time.Duration;
  *     background, ahead of need
  * @param probeThreads threads that run those probes (at most one per campaign at a time)
  * @param candidateMaxAge how long a probed coupon stays a candidate before it is dropped unused
- * @param campaignCacheTtl how long an instance reuses a campaign it read (campaigns never change)
+ * @param candidatePools campaigns one instance keeps candidates of; past it, the least used
+ *     campaign's candidates are dropped (its next claim probes afresh)
  */
 @ConfigurationProperties("flashclaim.claim")
 public record ClaimConfig(
@@ -31,4 +32,4 @@ public record ClaimConfig(
     @Bindable(defaultValue = "50") int refillBelow,
     @Bindable(defaultValue = "2") int probeThreads,
     @Bindable(defaultValue = "2s") Duration candidateMaxAge,
-    @Bindable(defaultValue = "5s") Duration campaignCacheTtl) {}
+    @Bindable(defaultValue = "1000") int candidatePools) {}

@@ -7,8 +7,8 @@ import java.time.Duration;
 /**
  * Tunables of the live campaign dashboard ({@code flashclaim.dashboard.*}).
  *
- * @param maxCampaigns campaigns one instance keeps live figures of; past it, the one idle the
- *     longest is forgotten, so memory stays bounded whatever ids arrive
+ * @param maxCampaigns campaigns one instance keeps live figures of; past it, the least used are
+ *     forgotten, so memory stays bounded whatever ids arrive
  * @param rateWindow the sliding window of the claims-per-second figures
  * @param stockCacheTtl how long an instance reuses a stock it read (a stock costs count queries;
  *     this keeps N open dashboards from multiplying the store's load)

@@ -1,5 +1,7 @@
 package flashclaim.dashboard;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CampaignService;
 import flashclaim.claim.ClaimListener;
@@ -9,6 +11,7 @@ import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -19,8 +22,8 @@ import java.util.function.Predicate;
  * This instance's claims per campaign, as {@link flashclaim.claim.ClaimService} reports them: how
  * many ended in each {@link Outcome} and how many per second, over a sliding window. Figures of one
  * instance only; other instances count their own. Memory is bounded: at most {@code
- * flashclaim.dashboard.max-campaigns} campaigns (the one idle the longest is forgotten first), each
- * a fixed set of counters and a fixed ring of per-second buckets. Only claims of campaigns known to
+ * flashclaim.dashboard.max-campaigns} campaigns (past it, Caffeine forgets the least used), each a
+ * fixed set of counters and a fixed ring of per-second buckets. Only claims of campaigns known to
  * exist ({@link CampaignService#isKnown}) are counted: made-up ids take no room, whatever their
  * claims came to (unknown, busy before the lookup, or a store fault).
  */
@@ -29,7 +32,7 @@ public class LiveClaimCounters implements ClaimListener {
   private final Clock clock;
   private final int windowSeconds;
   private final Predicate<CampaignId> exists;
-  private final CappedMap<CampaignId, Counters> campaigns;
+  private final Cache<CampaignId, Counters> campaigns;
 
   @Inject
   public LiveClaimCounters(DashboardConfig config, Clock clock, CampaignService campaignService) {
@@ -44,7 +47,7 @@ public class LiveClaimCounters implements ClaimListener {
     this.clock = clock;
     this.exists = exists;
     this.windowSeconds = (int) config.rateWindow().toSeconds();
-    this.campaigns = new CappedMap<>(config.maxCampaigns(), Counters::lastClaimMillis);
+    this.campaigns = campaignCache(config);
   }
 
   @Override
@@ -65,12 +68,12 @@ public class LiveClaimCounters implements ClaimListener {
       return;
     }
     long now = clock.millis();
-    campaigns.getOrCreate(campaign, id -> new Counters(windowSeconds, now)).record(kind, now);
+    campaigns.get(campaign, id -> new Counters(windowSeconds, now)).record(kind, now);
   }
 
   /** This instance's figures of the campaign now; all zero when it has seen no claim of it. */
   public InstanceFigures figures(CampaignId campaign) {
-    Counters counters = campaigns.get(campaign);
+    Counters counters = campaigns.getIfPresent(campaign);
     long now = clock.millis();
     if (counters == null) {
       Map<Outcome, Long> zeros = new EnumMap<>(Outcome.class);
@@ -84,9 +87,19 @@ public class LiveClaimCounters implements ClaimListener {
 
   /** Campaigns with claims on this instance, the most recent first, at most {@code limit}. */
   public List<Active> active(int limit) {
-    return campaigns.newestFirst(limit).stream()
+    return campaigns.asMap().entrySet().stream()
         .map(e -> new Active(e.getKey(), Instant.ofEpochMilli(e.getValue().lastClaimMillis())))
+        .sorted(Comparator.comparing(Active::lastClaimAt).reversed())
+        .limit(limit)
         .toList();
+  }
+
+  /**
+   * A map of at most {@code flashclaim.dashboard.max-campaigns} campaigns, the least used dropped
+   * first; evictions run on the callers' threads, so the cap holds when a call returns.
+   */
+  static <V> Cache<CampaignId, V> campaignCache(DashboardConfig config) {
+    return Caffeine.newBuilder().maximumSize(config.maxCampaigns()).executor(Runnable::run).build();
   }
 
   /** A campaign with claims on this instance, and when the last one ended. */

@@ -1,5 +1,6 @@
 package flashclaim.dashboard;
 
+import com.github.benmanes.caffeine.cache.Cache;
 import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CouponStore;
 import flashclaim.campaign.Stock;
@@ -26,14 +27,14 @@ public class LiveStock {
   private final Clock clock;
   private final Duration ttl;
   private final Duration window;
-  private final CappedMap<CampaignId, Entry> campaigns;
+  private final Cache<CampaignId, Entry> campaigns;
 
   public LiveStock(CouponStore coupons, DashboardConfig config, Clock clock) {
     this.coupons = coupons;
     this.clock = clock;
     this.ttl = config.stockCacheTtl();
     this.window = config.rateWindow();
-    this.campaigns = new CappedMap<>(config.maxCampaigns(), Entry::lastUsedMillis);
+    this.campaigns = LiveClaimCounters.campaignCache(config);
   }
 
   /**
@@ -43,9 +44,8 @@ public class LiveStock {
    *     an old reading)
    */
   public Reading read(CampaignId campaign) {
-    Entry entry = campaigns.getOrCreate(campaign, id -> new Entry());
+    Entry entry = campaigns.get(campaign, id -> new Entry());
     Instant now = clock.instant();
-    entry.lastUsedMillis = now.toEpochMilli();
     Sample latest = entry.latest;
     if (latest != null && now.isBefore(latest.readAt().plus(ttl))) {
       return entry.reading();
@@ -82,12 +82,7 @@ public class LiveStock {
   private static final class Entry {
     private final ArrayDeque<Sample> samples = new ArrayDeque<>(); // guarded by this
     private volatile Sample latest;
-    private volatile long lastUsedMillis;
     private boolean refreshing; // guarded by this
-
-    long lastUsedMillis() {
-      return lastUsedMillis;
-    }
 
     synchronized void add(Sample sample, Duration window) {
       if (latest != null && sample.readAt().isBefore(latest.readAt())) {

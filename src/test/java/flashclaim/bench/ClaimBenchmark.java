@@ -12,6 +12,7 @@ import flashclaim.claim.ClaimService;
 import flashclaim.claim.UserId;
 import flashclaim.store.firestore.ContentionCounters;
 import flashclaim.store.firestore.FirestoreClaimStoreFactory;
+import flashclaim.store.firestore.OldestFirstClaimStrategy;
 import flashclaim.testing.FirestoreBackend;
 import flashclaim.testing.PostgresBackend;
 import flashclaim.testing.StoreBackend;
@@ -44,6 +45,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 
 /**
@@ -65,6 +67,12 @@ import javax.sql.DataSource;
 public final class ClaimBenchmark {
   private static final String DEFAULT_STRATEGY = "optimistic";
   private static final String POSTGRES = "postgres";
+  /** The service's Firestore strategies and the benchmark's own baseline. */
+  private static final List<String> STRATEGIES =
+      Stream.concat(
+              FirestoreClaimStoreFactory.STRATEGIES.stream(),
+              Stream.of(OldestFirstClaimStrategy.NAME))
+          .toList();
 
   private ClaimBenchmark() {}
 
@@ -102,7 +110,7 @@ public final class ClaimBenchmark {
           Integer.parseInt(given.getOrDefault("retry-pause-ms", "5")),
           List.of(
               given
-                  .getOrDefault("strategies", String.join(",", FirestoreClaimStoreFactory.STRATEGIES))
+                  .getOrDefault("strategies", String.join(",", STRATEGIES))
                   .split(",")),
           List.of(given.getOrDefault("stores", "firestore,postgres").split(",")),
           Path.of(given.getOrDefault("out", "target/benchmark")));

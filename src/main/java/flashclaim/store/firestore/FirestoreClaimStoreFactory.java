@@ -4,55 +4,51 @@ import com.google.cloud.firestore.Firestore;
 import flashclaim.claim.ClaimConfig;
 import flashclaim.claim.ClaimStore;
 import io.micronaut.context.annotation.Bean;
+import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.util.List;
-import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 
-/** Picks the Firestore claim strategy named by {@code flashclaim.claim.strategy}. */
+/**
+ * Picks the Firestore claim strategy named by {@code flashclaim.claim.strategy}: one of the
+ * service's {@link #STRATEGIES}, or one {@link AddedStrategy} of the classpath (the benchmark's
+ * baselines live with the benchmark). An unknown name stops the service from starting.
+ */
 @Factory
 @Requires(bean = Firestore.class)
 public final class FirestoreClaimStoreFactory {
   private static final String PROBES = "flashclaim-probes";
-  /** Every strategy name, the default first. */
+  /** The service's strategies, the default first. */
   public static final List<String> STRATEGIES =
-      List.of(
-          OptimisticClaimStrategy.NAME,
-          SeedRangeScanClaimStrategy.NAME,
-          OldestFirstClaimStrategy.NAME);
+      List.of(OptimisticClaimStrategy.NAME, SeedRangeScanClaimStrategy.NAME);
+
+  /** A claim strategy from outside the service, chosen by its name like the service's own. */
+  interface AddedStrategy {
+    String name();
+
+    FirestoreClaimStrategy create(ClaimDocuments docs, Clock clock, ContentionCounters counters);
+  }
 
   @Singleton
   ContentionCounters contentionCounters() {
     return new ContentionCounters();
   }
 
-  /** Where the optimistic strategy's background probes run; stopped with the context. */
+  /**
+   * Where the optimistic strategy's background probes run: {@code flashclaim.claim.probe-threads}
+   * daemon threads, stopped with the context.
+   */
   @Singleton
   @Named(PROBES)
   @Bean(preDestroy = "shutdownNow")
   ExecutorService probes(ClaimConfig claim) {
-    return probeExecutor(claim);
-  }
-
-  @Singleton
-  ClaimStore claimStore(
-      Firestore db,
-      FirestoreConfig firestore,
-      ClaimConfig claim,
-      Clock clock,
-      ContentionCounters counters,
-      @Named(PROBES) ExecutorService probes) {
-    return create(claim.strategy(), db, firestore.callTimeout(), claim, clock, counters, probes);
-  }
-
-  /** The executor of {@code flashclaim.claim.probe-threads} daemon threads for {@link #create}. */
-  public static ExecutorService probeExecutor(ClaimConfig claim) {
     AtomicInteger n = new AtomicInteger();
     return Executors.newFixedThreadPool(
         Math.max(1, claim.probeThreads()),
@@ -63,24 +59,37 @@ public final class FirestoreClaimStoreFactory {
         });
   }
 
-  /** A claim strategy by name, for the service and for the benchmark that compares them. */
-  public static ClaimStore create(
-      String strategy,
+  /** Made at startup, so that an unknown strategy stops the service from starting. */
+  @Context
+  ClaimStore claimStore(
       Firestore db,
-      java.time.Duration callTimeout,
+      FirestoreConfig firestore,
       ClaimConfig claim,
       Clock clock,
       ContentionCounters counters,
-      Executor probes) {
-    ClaimDocuments docs = new ClaimDocuments(db, callTimeout);
+      @Named(PROBES) ExecutorService probes,
+      List<AddedStrategy> added) {
+    ClaimDocuments docs = new ClaimDocuments(db, firestore.callTimeout());
+    String strategy = claim.strategy();
     return switch (strategy) {
       case OptimisticClaimStrategy.NAME ->
           new OptimisticClaimStrategy(docs, claim, probes, clock, counters);
       case SeedRangeScanClaimStrategy.NAME -> new SeedRangeScanClaimStrategy(docs, clock, counters);
-      case OldestFirstClaimStrategy.NAME -> new OldestFirstClaimStrategy(docs, clock, counters);
       default ->
-          throw new IllegalArgumentException(
-              "flashclaim.claim.strategy must be one of " + STRATEGIES + ", not '" + strategy + "'");
+          added.stream()
+              .filter(a -> a.name().equals(strategy))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          "flashclaim.claim.strategy must be one of "
+                              + Stream.concat(
+                                      STRATEGIES.stream(), added.stream().map(AddedStrategy::name))
+                                  .toList()
+                              + ", not '"
+                              + strategy
+                              + "'"))
+              .create(docs, clock, counters);
     };
   }
 }

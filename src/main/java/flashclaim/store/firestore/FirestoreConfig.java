@@ -12,7 +12,9 @@ import java.time.Duration;
  *     project never reaches Google
  * @param emulatorHost {@code host:port} of a running emulator (env {@code FIRESTORE_EMULATOR_HOST})
  * @param embedded {@code auto}: start an emulator as a child process when no emulator host is set
- *     and the project is a {@code demo-} project; {@code true} or {@code false} force it
+ *     and the project is a {@code demo-} project; {@code true} or {@code false} force it. A
+ *     development tool that the container image lacks: there, asking for it stops the service from
+ *     starting
  * @param emulatorJar the emulator jar for the embedded emulator (env {@code FIRESTORE_EMULATOR_JAR});
  *     default: found through gcloud
  * @param emulatorPort port of the embedded emulator; 0 picks a free one

@@ -10,7 +10,7 @@ import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
-import jakarta.inject.Singleton;
+import io.micronaut.context.exceptions.ConfigurationException;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Builds the Firestore client: against an emulator that is already running ({@code
- * FIRESTORE_EMULATOR_HOST}), against one the service starts itself (the local default), or against
- * real Firestore with Application Default Credentials.
+ * FIRESTORE_EMULATOR_HOST}), against one the service starts itself (the local default of the
+ * development build), or against real Firestore with Application Default Credentials.
  */
 @Factory
 @Requires(property = "flashclaim.store", value = "firestore", defaultValue = "firestore")
@@ -32,33 +32,28 @@ final class FirestoreFactory {
    */
   static final String TRACING = "FIRESTORE_ENABLE_TRACING";
 
-  /** The embedded emulator, when the configuration asks for one. Stopped at shutdown. */
-  @Singleton
-  @Bean(preDestroy = "close")
-  @Requires(condition = EmbeddedEmulatorCondition.class)
-  FirestoreEmulator embeddedEmulator(FirestoreConfig config) {
-    return FirestoreEmulator.start(
-        FirestoreEmulator.locateJar(Optional.ofNullable(config.emulatorJar())),
-        config.emulatorPort(),
-        config.emulatorHeap(),
-        config.emulatorStartTimeout());
-  }
-
   /**
    * The client. Interceptors (beans of {@link ClientInterceptor}) see every RPC; tests use one to
    * record the queries the service issues. With {@code FIRESTORE_EMULATOR_HOST} in the environment
-   * the client library builds its own channel and interceptors are not installed.
+   * the client library builds its own channel and interceptors are not installed. A configuration
+   * that asks for an embedded emulator where there is none (the container image) does not start.
    */
   @Context
   @Bean(preDestroy = "close")
   Firestore firestore(
       FirestoreConfig config,
-      Optional<FirestoreEmulator> embedded,
+      Optional<EmbeddedEmulator> embedded,
       List<ClientInterceptor> interceptors) {
+    if (config.wantsEmbeddedEmulator() && embedded.isEmpty()) {
+      throw new ConfigurationException(
+          "flashclaim.firestore: no emulator host is set and this build has no embedded emulator"
+              + " (a development tool); set flashclaim.firestore.emulator-host, or a project that"
+              + " does not start with demo-");
+    }
     FirestoreOptions.Builder options = FirestoreOptions.newBuilder().setProjectId(config.projectId());
     Optional<String> emulatorHost =
         embedded
-            .map(FirestoreEmulator::host)
+            .map(EmbeddedEmulator::host)
             .or(() -> Optional.ofNullable(config.emulatorHost()).filter(h -> !h.isBlank()));
     InstantiatingGrpcChannelProvider.Builder channel =
         emulatorHost

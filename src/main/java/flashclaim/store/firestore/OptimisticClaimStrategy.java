@@ -2,6 +2,8 @@ package flashclaim.store.firestore;
 
 import static flashclaim.store.firestore.FirestoreCalls.await;
 
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
 import com.google.cloud.firestore.CollectionReference;
 import com.google.cloud.firestore.DocumentReference;
 import com.google.cloud.firestore.Precondition;
@@ -23,8 +25,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -56,14 +56,12 @@ import java.util.concurrent.ThreadLocalRandom;
  */
 final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
   static final String NAME = "optimistic";
-  /** Campaigns with a candidate pool on one instance before the pools are dropped and rebuilt. */
-  private static final int MAX_POOLS = 1_000;
 
   private final int candidates;
   private final int refillBelow;
   private final Duration candidateMaxAge;
   private final Executor probes;
-  private final Map<CampaignId, CandidatePool> pools = new ConcurrentHashMap<>();
+  private final Cache<CampaignId, CandidatePool> pools;
 
   /**
    * @param probes where the pool's probes run, so that a refill ahead of need keeps no claim
@@ -80,6 +78,7 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
     this.refillBelow = Math.max(0, Math.min(config.refillBelow(), candidates));
     this.candidateMaxAge = config.candidateMaxAge();
     this.probes = probes;
+    this.pools = Caffeine.newBuilder().maximumSize(Math.max(1, config.candidatePools())).build();
   }
 
   @Override
@@ -126,10 +125,7 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
   }
 
   private CandidatePool pool(CampaignId campaign) {
-    if (pools.size() >= MAX_POOLS && !pools.containsKey(campaign)) {
-      pools.clear();
-    }
-    return pools.computeIfAbsent(campaign, id -> new CandidatePool(candidateMaxAge, refillBelow, candidates, probes, clock));
+    return pools.get(campaign, id -> new CandidatePool(candidateMaxAge, refillBelow, candidates, probes, clock));
   }
 
   private CandidatePool.Candidate take(

@@ -10,7 +10,9 @@ import java.time.Duration;
  * {@code flashclaim.store=postgres}.
  *
  * @param url JDBC URL of the database (env {@code FLASHCLAIM_POSTGRES_URL}); blank: the service
- *     starts an embedded PostgreSQL of its own (a temporary data directory, removed at shutdown)
+ *     starts an embedded PostgreSQL of its own (a temporary data directory, removed at shutdown),
+ *     a development tool that the container image lacks: there, blank stops the service from
+ *     starting
  * @param user database user
  * @param password database password
  * @param poolSize most connections one instance keeps open (HikariCP {@code maximumPoolSize})

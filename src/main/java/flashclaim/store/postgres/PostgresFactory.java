@@ -10,7 +10,6 @@ import io.micronaut.context.exceptions.ConfigurationException;
 import io.micronaut.flyway.FlywayConfigurationProperties;
 import io.micronaut.flyway.FlywayMigrator;
 import jakarta.inject.Named;
-import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -19,7 +18,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Builds the pooled DataSource (HikariCP) of the PostgreSQL store: against {@code
  * flashclaim.postgres.url}, or against an embedded PostgreSQL the service starts when no URL is
- * set. Micronaut's Flyway integration migrates the schema with the settings of {@code
+ * set (the development build only; without one, no URL stops the service from starting). Micronaut's Flyway integration migrates the schema with the settings of {@code
  * flyway.datasources.default} as soon as the pool is created, before any store uses it. With {@code flashclaim.store=firestore} (the default) none of this exists: no
  * DataSource, no Flyway run, no PostgreSQL.
  */
@@ -28,29 +27,23 @@ import org.slf4j.LoggerFactory;
 final class PostgresFactory {
   private static final Logger LOG = LoggerFactory.getLogger(PostgresFactory.class);
 
-  /** The embedded server when no URL is configured. Stopped at shutdown, after the pool. */
-  @Singleton
-  @Bean(preDestroy = "close")
-  @Requires(condition = EmbeddedPostgresCondition.class)
-  EmbeddedPostgresServer embeddedPostgres(PostgresConfig config) {
-    EmbeddedPostgresServer server =
-        EmbeddedPostgresServer.start(config.embeddedPort(), config.embeddedStartTimeout());
-    LOG.info("PostgreSQL: embedded server started at {}", server.jdbcUrl());
-    return server;
-  }
-
   @Context
   @Named("default")
   @Bean(preDestroy = "close")
   HikariDataSource dataSource(
       PostgresConfig config,
-      Optional<EmbeddedPostgresServer> embedded,
+      Optional<EmbeddedDatabase> embedded,
       @Named("default") FlywayConfigurationProperties migrations,
       FlywayMigrator migrator) {
     checkTimeouts(config);
+    if (config.wantsEmbedded() && embedded.isEmpty()) {
+      throw new ConfigurationException(
+          "flashclaim.postgres.url is not set and this build has no embedded PostgreSQL (a"
+              + " development tool)");
+    }
     HikariConfig hikari = new HikariConfig();
     hikari.setPoolName("flashclaim-postgres");
-    hikari.setJdbcUrl(embedded.map(EmbeddedPostgresServer::jdbcUrl).orElse(config.url()));
+    hikari.setJdbcUrl(embedded.map(EmbeddedDatabase::jdbcUrl).orElse(config.url()));
     hikari.setUsername(config.user());
     if (!config.password().isEmpty()) {
       hikari.setPassword(config.password());

@@ -253,7 +253,8 @@ class IndexCoverageTest {
       TestEmulator.reset();
       Map<String, List<QueryRecorder.Recorded>> all = new LinkedHashMap<>();
       Map<String, List<String>> odd = new LinkedHashMap<>();
-      for (String strategy : FirestoreClaimStoreFactory.STRATEGIES) {
+      for (String strategy :
+          concat(FirestoreClaimStoreFactory.STRATEGIES, OldestFirstClaimStrategy.NAME)) {
         try (ServiceInstance instance =
             ServiceInstance.start(
                 Map.of(

@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * store of every test. It runs the emulator's jar with this JVM's own {@code java} directly rather
  * than gcloud's launcher script, because killing that script leaves its java process behind.
  */
-public final class FirestoreEmulator implements AutoCloseable {
+public final class FirestoreEmulator implements EmbeddedEmulator, AutoCloseable {
   /** Overrides where the emulator jar is looked for. */
   public static final String JAR_ENV = "FIRESTORE_EMULATOR_JAR";
 
@@ -124,6 +124,7 @@ public final class FirestoreEmulator implements AutoCloseable {
   }
 
   /** {@code host:port} to give the Firestore client (the value of FIRESTORE_EMULATOR_HOST). */
+  @Override
   public String host() {
     return host;
   }

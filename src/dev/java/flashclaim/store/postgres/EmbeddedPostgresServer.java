@@ -11,7 +11,7 @@ import java.time.Duration;
  * The service starts one when no URL is configured; tests and the load runs start one to share.
  * Zonky's defaults apply: {@code synchronous_commit=off} and {@code max_connections=300}.
  */
-public final class EmbeddedPostgresServer implements AutoCloseable {
+public final class EmbeddedPostgresServer implements EmbeddedDatabase, AutoCloseable {
   public static final String USER = "postgres";
   public static final String DATABASE = "postgres";
 
@@ -38,6 +38,7 @@ public final class EmbeddedPostgresServer implements AutoCloseable {
   }
 
   /** The JDBC URL of its {@value #DATABASE} database. */
+  @Override
   public String jdbcUrl() {
     return postgres.getJdbcUrl(USER, DATABASE);
   }

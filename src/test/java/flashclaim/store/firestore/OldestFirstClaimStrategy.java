@@ -7,18 +7,18 @@ import flashclaim.Deadline;
 import flashclaim.campaign.Campaign;
 import flashclaim.claim.UserId;
 import io.grpc.Status;
+import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.util.List;
 
 /**
- * A naive baseline ({@code oldest-first}) for the benchmark: one transaction that takes the first
- * unassigned coupon in {@code randomFloat} order and writes the claim record. Every claim wants the
- * same coupon, so it shows what a hot spot costs. Correct (the transaction's reads lock what it
- * writes), just slow; retried until the deadline.
+ * A naive baseline ({@code oldest-first}) for the benchmark, not part of the service: one
+ * transaction that takes the first unassigned coupon in {@code randomFloat} order and writes the
+ * claim record. Every claim wants the same coupon, so it shows what a hot spot costs. Correct (the
+ * transaction's reads lock what it writes), just slow; retried until the deadline.
  */
-final class OldestFirstClaimStrategy extends FirestoreClaimStrategy {
-  static final String NAME = "oldest-first";
-
+public final class OldestFirstClaimStrategy extends FirestoreClaimStrategy {
+  public static final String NAME = "oldest-first";
 
   OldestFirstClaimStrategy(ClaimDocuments docs, Clock clock, ContentionCounters counters) {
     super(docs, clock, counters);
@@ -50,5 +50,20 @@ final class OldestFirstClaimStrategy extends FirestoreClaimStrategy {
       counters.aborted();
     }
     return new Attempt.Contended();
+  }
+
+  /** Makes {@code flashclaim.claim.strategy=oldest-first} valid where the test classes are. */
+  @Singleton
+  static final class Added implements FirestoreClaimStoreFactory.AddedStrategy {
+    @Override
+    public String name() {
+      return NAME;
+    }
+
+    @Override
+    public FirestoreClaimStrategy create(
+        ClaimDocuments docs, Clock clock, ContentionCounters counters) {
+      return new OldestFirstClaimStrategy(docs, clock, counters);
+    }
   }
 }
