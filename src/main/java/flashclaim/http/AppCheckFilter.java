@@ -11,6 +11,7 @@ import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.http.filter.ConditionalFilter;
 import io.micronaut.http.filter.FilterContinuation;
+import io.micronaut.http.filter.FilterPatternStyle;
 import io.micronaut.web.router.RouteMatch;
 import io.micronaut.web.router.UriRouteMatch;
 import org.reactivestreams.Publisher;
@@ -28,7 +29,10 @@ import reactor.core.publisher.Mono;
  * event loop: it never blocks, a fetch of App Check's keys completes its future from another
  * thread.
  */
-@ServerFilter(value = "/v1/**", methods = HttpMethod.POST)
+@ServerFilter(
+    value = FilterPaths.API,
+    patternStyle = FilterPatternStyle.REGEX,
+    methods = HttpMethod.POST)
 final class AppCheckFilter implements Ordered, ConditionalFilter {
   static final String HEADER = "X-Firebase-AppCheck";
   /** The routes that need a token. */

@@ -4,11 +4,11 @@ import io.micronaut.core.order.Ordered;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.ServerHttpRequest;
-import io.micronaut.http.annotation.Filter;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.http.body.ByteBody;
 import io.micronaut.http.filter.FilterContinuation;
+import io.micronaut.http.filter.FilterPatternStyle;
 import io.micronaut.http.filter.ServerFilterPhase;
 import java.util.OptionalLong;
 import java.util.concurrent.Semaphore;
@@ -38,7 +38,7 @@ import reactor.core.publisher.Mono;
  * connection whose refused body goes on arriving is closed shortly after the answer ({@link
  * RefusedBodyFilter}).
  */
-@ServerFilter(Filter.MATCH_ALL_PATTERN)
+@ServerFilter(value = FilterPaths.ALL, patternStyle = FilterPatternStyle.REGEX)
 final class BodyLimitFilter implements Ordered {
   /** Right after authentication, before idempotency (which reads the body). */
   static final int ORDER = ServerFilterPhase.SECURITY.after();

@@ -3,6 +3,7 @@ package flashclaim.http;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
+import io.micronaut.http.filter.FilterPatternStyle;
 
 /**
  * Headers of the static pages (the dashboard, the reference claim page under {@code /app/}): they
@@ -10,7 +11,7 @@ import io.micronaut.http.annotation.ServerFilter;
  * script, no other origin, no framing), and browsers revalidate them so that a new version of the
  * service serves a new page.
  */
-@ServerFilter({"/dashboard/**", "/app/**"})
+@ServerFilter(value = FilterPaths.PAGES, patternStyle = FilterPatternStyle.REGEX)
 final class DashboardPageFilter {
   static final String CONTENT_SECURITY_POLICY =
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"

@@ -4,6 +4,7 @@ import io.micronaut.http.HttpRequest;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
+import io.micronaut.http.filter.FilterPatternStyle;
 import io.micronaut.management.health.indicator.HealthResult;
 
 /**
@@ -12,7 +13,7 @@ import io.micronaut.management.health.indicator.HealthResult;
  * AUTHENTICATED}); this takes the details off the answer to any other caller without the admin
  * role. The HTTP status (503 when DOWN) is left as it is.
  */
-@ServerFilter({"/health", "/health/**"})
+@ServerFilter(value = FilterPaths.HEALTH, patternStyle = FilterPatternStyle.REGEX)
 final class HealthDetailsFilter {
 
   @ResponseFilter

@@ -23,6 +23,7 @@ import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.http.filter.ConditionalFilter;
+import io.micronaut.http.filter.FilterPatternStyle;
 import io.micronaut.json.JsonMapper;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import java.io.IOException;
@@ -61,7 +62,10 @@ import org.slf4j.LoggerFactory;
  * the modification guard. The body is read here (the framework keeps it for the controller)
  * because the fingerprint covers the raw bytes.
  */
-@ServerFilter(value = "/v1/**", methods = HttpMethod.POST)
+@ServerFilter(
+    value = FilterPaths.API,
+    patternStyle = FilterPatternStyle.REGEX,
+    methods = HttpMethod.POST)
 @Requires(property = "flashclaim.idempotency.enabled", notEquals = StringUtils.FALSE)
 @Requires(beans = IdempotencyService.class)
 final class IdempotencyFilter implements Ordered, ConditionalFilter {

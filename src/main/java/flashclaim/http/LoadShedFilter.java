@@ -9,6 +9,7 @@ import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
+import io.micronaut.http.filter.FilterPatternStyle;
 import io.micronaut.http.filter.ServerFilterPhase;
 import java.time.Clock;
 import java.time.Duration;
@@ -33,7 +34,7 @@ import java.util.concurrent.atomic.LongAdder;
  * their ticket), waiting claims too, and the drain waits until the requests in flight have
  * answered.
  */
-@ServerFilter("/v1/**")
+@ServerFilter(value = FilterPaths.API, patternStyle = FilterPatternStyle.REGEX)
 final class LoadShedFilter implements Ordered {
   private static final String PERMIT = LoadShedFilter.class.getName() + ".permit";
   private static final String COUNTED = LoadShedFilter.class.getName() + ".counted";

@@ -17,6 +17,7 @@ import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.http.filter.ConditionalFilter;
+import io.micronaut.http.filter.FilterPatternStyle;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.web.router.RouteAttributes;
 import io.micronaut.web.router.UriRouteMatch;
@@ -41,7 +42,8 @@ import org.slf4j.LoggerFactory;
  * for the TTL.
  */
 @ServerFilter(
-    value = "/v1/**",
+    value = FilterPaths.API,
+    patternStyle = FilterPatternStyle.REGEX,
     methods = {HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH, HttpMethod.DELETE})
 @Requires(property = "flashclaim.guard.enabled", notEquals = StringUtils.FALSE)
 @Requires(beans = ModificationGuard.class)

@@ -5,9 +5,9 @@ import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MediaType;
 import io.micronaut.http.MutableHttpResponse;
-import io.micronaut.http.annotation.Filter;
 import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
+import io.micronaut.http.filter.FilterPatternStyle;
 import io.micronaut.http.filter.ServerFilterPhase;
 
 /**
@@ -16,7 +16,7 @@ import io.micronaut.http.filter.ServerFilterPhase;
  * the service is addressed as {@code localhost}. It runs outside every other filter, so it sees
  * their answers too.
  */
-@ServerFilter(Filter.MATCH_ALL_PATTERN)
+@ServerFilter(value = FilterPaths.ALL, patternStyle = FilterPatternStyle.REGEX)
 final class ProblemBodyFilter implements Ordered {
 
   @Override

@@ -5,10 +5,10 @@ import io.micronaut.core.propagation.MutablePropagatedContext;
 import io.micronaut.core.propagation.ThreadPropagatedContextElement;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.MutableHttpResponse;
-import io.micronaut.http.annotation.Filter;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
+import io.micronaut.http.filter.FilterPatternStyle;
 import io.micronaut.http.filter.ServerFilterPhase;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -21,7 +21,7 @@ import org.slf4j.MDC;
  * {@value #HEADER} and is in the MDC as {@value #MDC_KEY} on every thread that works on the
  * request (Micronaut's context propagation), so each log line of a request carries it.
  */
-@ServerFilter(Filter.MATCH_ALL_PATTERN)
+@ServerFilter(value = FilterPaths.ALL, patternStyle = FilterPatternStyle.REGEX)
 final class RequestIdFilter implements Ordered {
   static final String HEADER = "X-Request-Id";
   static final String MDC_KEY = "requestId";
