@@ -14,9 +14,12 @@ import flashclaim.store.firestore.ContentionCounters;
 import flashclaim.store.firestore.FirestoreClaimStoreFactory;
 import flashclaim.testing.FirestoreBackend;
 import flashclaim.testing.PostgresBackend;
+import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.StoreBackend;
 import flashclaim.testing.TestEmulator;
 import flashclaim.testing.TestPostgres;
+import flashclaim.testing.Tokens;
+import flashclaim.testing.Webhooks;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.serde.ObjectMapper;
 import io.micronaut.serde.annotation.Serdeable;
@@ -392,6 +395,10 @@ public final class ClaimBenchmark {
     Map<String, Object> properties = new HashMap<>(postgres.properties());
     properties.remove("flashclaim.postgres.pool-size"); // the service's default
     properties.put("micronaut.health.monitor.enabled", false);
+    // A PostgreSQL given by URL refuses the published development secrets.
+    properties.put("flashclaim.auth.hs256-secret", Tokens.SECRET);
+    properties.put("flashclaim.webhooks.secret", Webhooks.SECRET);
+    properties.put("flashclaim.admission.ticket-secret", ServiceInstance.TICKET_SECRET);
     return properties;
   }
 
