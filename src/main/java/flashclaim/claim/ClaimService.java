@@ -128,8 +128,10 @@ public class ClaimService {
         return heldOr(campaign, user, new ClaimOutcome.SoldOut(), deadline);
       } else if (attempt instanceof ClaimStore.Attempt.Contended) {
         return heldOr(campaign, user, busy(), deadline);
+      } else if (attempt instanceof ClaimStore.Attempt.SlotTaken taken && taken.held() != null) {
+        held = taken.held();
       } else {
-        held = store.holdings(campaign, user, deadline); // SlotTaken
+        held = store.holdings(campaign, user, deadline); // SlotTaken, holdings not read
       }
     }
   }

@@ -18,8 +18,6 @@ import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.StoreBackend;
 import flashclaim.testing.TestEmulator;
 import flashclaim.testing.TestPostgres;
-import flashclaim.testing.Tokens;
-import flashclaim.testing.Webhooks;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.serde.ObjectMapper;
 import io.micronaut.serde.annotation.Serdeable;
@@ -392,13 +390,11 @@ public final class ClaimBenchmark {
   }
 
   private static Map<String, Object> postgresProperties(StoreBackend postgres) {
-    Map<String, Object> properties = new HashMap<>(postgres.properties());
+    // the test secrets: a PostgreSQL given by URL refuses the published development ones
+    Map<String, Object> properties =
+        new HashMap<>(ServiceInstance.withTestDefaults(postgres.properties()));
     properties.remove("flashclaim.postgres.pool-size"); // the service's default
     properties.put("micronaut.health.monitor.enabled", false);
-    // A PostgreSQL given by URL refuses the published development secrets.
-    properties.put("flashclaim.auth.hs256-secret", Tokens.SECRET);
-    properties.put("flashclaim.webhooks.secret", Webhooks.SECRET);
-    properties.put("flashclaim.admission.ticket-secret", ServiceInstance.TICKET_SECRET);
     return properties;
   }
 

@@ -51,10 +51,17 @@ final class PostgresCalls {
 
   /** Runs {@code step} on a pooled connection in autocommit mode. */
   <T> T call(String what, Step<T> step) {
-    try (Connection connection = dataSource.getConnection()) {
-      return step.run(connection);
+    try {
+      return connected(step);
     } catch (SQLException e) {
       throw failed(what, e);
+    }
+  }
+
+  /** {@link #call} that leaves SQLExceptions to the caller, which expects some. */
+  <T> T connected(Step<T> step) throws SQLException {
+    try (Connection connection = dataSource.getConnection()) {
+      return step.run(connection);
     }
   }
 
