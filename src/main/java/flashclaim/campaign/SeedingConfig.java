@@ -8,7 +8,8 @@ import java.time.Duration;
  * Tunables of pool seeding ({@code flashclaim.seeding.*}).
  *
  * @param maxCodesPerRequest most codes one add-coupons request may carry or generate (more: 413)
- * @param batchSize documents per store batch write (Firestore allows 500)
+ * @param batchSize documents per Firestore batch write (Firestore allows 500); PostgreSQL has
+ *     {@code flashclaim.postgres.seed-batch-size}
  * @param parallelism batches written at the same time
  * @param maxDuration on Firestore, how long one add-coupons call may keep writing: no batch starts
  *     later than two store call timeouts before it ends, and a call that runs out answers 503 (a
