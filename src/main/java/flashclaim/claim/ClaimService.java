@@ -100,7 +100,7 @@ public class ClaimService {
     }
     // With one coupon per user, the claim record of slot 0 is all there is to hold: the store's
     // commit fails on it (SlotTaken) for a user who holds one, and that is when the holdings are
-    // read. The common case, a first claim, saves a store read. Larger limits read first to find
+    // read, unless the store sent them along. The common case, a first claim, saves a store read. Larger limits read first to find
     // a free slot.
     List<Claim> held =
         campaign.perUserLimit() == 1 ? List.of() : store.holdings(campaign, user, deadline);

@@ -22,7 +22,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,25 +72,44 @@ final class PostgresCouponStore implements CouponStore, AuditStore {
   public AddResult add(CampaignId campaign, List<CouponCode> codes) {
     String[] values = codes.stream().map(CouponCode::value).distinct().toArray(String[]::new);
     int batch = Math.max(1, config.seedBatchSize());
-    AtomicLong written = new AtomicLong();
-    AtomicLong added = new AtomicLong();
+    Progress progress = new Progress(campaign, values.length);
     List<Future<?>> batches = new ArrayList<>();
     for (int from = 0; from < values.length; from += batch) {
       String[] chunk = Arrays.copyOfRange(values, from, Math.min(values.length, from + batch));
       batches.add(
           writers.submit(
-              () -> {
-                long inserted = db.call("add coupons", c -> insert(c, campaign, chunk));
-                LOG.info(
-                    "Seeding campaign {}: {}/{} codes written, {} of them new",
-                    campaign.value(),
-                    written.addAndGet(chunk.length),
-                    values.length,
-                    added.addAndGet(inserted));
-              }));
+              () ->
+                  progress.committed(
+                      chunk.length, db.call("add coupons", c -> insert(c, campaign, chunk)))));
     }
     awaitAll(batches);
-    return new AddResult(added.get(), codes.size() - added.get());
+    long added = progress.added();
+    return new AddResult(added, codes.size() - added);
+  }
+
+  /** The committed batches of one seeding call, counted and logged one at a time, in order. */
+  private static final class Progress {
+    private final CampaignId campaign;
+    private final int total;
+    private long written;
+    private long added;
+
+    Progress(CampaignId campaign, int total) {
+      this.campaign = campaign;
+      this.total = total;
+    }
+
+    synchronized void committed(int codes, long inserted) {
+      written += codes;
+      added += inserted;
+      LOG.info(
+          "Seeding campaign {}: {}/{} codes written, {} of them new",
+          campaign.value(), written, total, added);
+    }
+
+    synchronized long added() {
+      return added;
+    }
   }
 
   /** Waits for every batch; the first failure is thrown once all have ended. */
