@@ -54,7 +54,7 @@ public record PostgresConfig(
     @Bindable(defaultValue = "1m") Duration cleanupInterval,
     @Bindable(defaultValue = "500") int cleanupBatchSize,
     @Bindable(defaultValue = "20") int cleanupMaxBatches,
-    @Bindable(defaultValue = "10000") int seedBatchSize,
+    @Bindable(defaultValue = "2000") int seedBatchSize,
     @Bindable(defaultValue = "2") int seedParallelism,
     @Bindable(defaultValue = "0") int embeddedPort,
     @Bindable(defaultValue = "60s") Duration embeddedStartTimeout) {
