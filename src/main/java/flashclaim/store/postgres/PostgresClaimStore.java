@@ -44,11 +44,11 @@ import java.util.concurrent.locks.LockSupport;
  * </ol>
  *
  * The call's {@code statement_timeout} is what is left of the deadline, at most the call timeout,
- * and its {@code lock_timeout} that, at most {@code flashclaim.postgres.lock-timeout}; the driver
- * also cancels the call at the deadline ({@link PostgresCalls#prepare(Connection, Deadline, String,
- * Object...)}). A lock wait that hits {@code lock_timeout}, a pool that has no connection in time,
- * a call the deadline cut short or a repeat past the deadline answers {@link Attempt.Contended}
- * (G6).
+ * and its {@code lock_timeout} that, at most {@code flashclaim.postgres.lock-timeout}; a
+ * connection that stops answering is closed at the deadline plus {@code cancel-grace} ({@link
+ * PostgresCalls#prepareTimedByDatabase}). A lock wait that hits {@code lock_timeout}, a pool that
+ * has no connection in time, a call the deadline cut short or a repeat past the deadline answers
+ * {@link Attempt.Contended} (G6).
  *
  * <p>Key collisions are harmless: two users whose hashes collide (or two campaigns) only share a
  * lock, so their claims run one after the other; correctness rests on the row checks under the
@@ -150,7 +150,7 @@ final class PostgresClaimStore implements ClaimStore {
     Duration lockTimeout = left.compareTo(config.lockTimeout()) < 0 ? left : config.lockTimeout();
     Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS); // PostgreSQL keeps micros
     try (PreparedStatement claim =
-        db.prepare(
+        db.prepareTimedByDatabase(
             connection,
             deadline,
             CLAIM,
