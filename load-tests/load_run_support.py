@@ -412,6 +412,54 @@ def describe_sold_out_path(run_dir, instances, out):
             )
 
 
+STATUS_READS = "flashclaim_status_stock_reads_total"
+
+
+def describe_status(run_dir, run, outcome, checks, out):
+    """W7 run next to the sale (--with-status): its answers per second and latency, where it fell
+    in the sale, its assertions, and the stock reads of the status route per second per instance
+    (from /prometheus before and after the run: nothing but W7 asks for the status meanwhile)."""
+    status = load_json(os.path.join(run_dir, "status-outcome.json"))
+    out(f"W7 status polling alongside: {run['statusUsers']} requests within {run['statusDuration']} s to instance-1")
+    if not status or not status.get("answers"):
+        checks.completion(False, "W7 wrote no outcome file or got no answer")
+        return
+    answers = status["answers"]
+    first, last = status["firstAnswerEpochMs"], status["lastAnswerEpochMs"]
+    span = max(1e-3, (last - first) / 1000)
+    by_status = ", ".join(f"{k}: {v}" for k, v in status["byStatus"].items())
+    out(f"  answers: {answers} in {span:.2f} s = {answers / span:.0f}/s (first to last answer); by status: {by_status}")
+    console = gatling_console(os.path.join(run_dir, "status.log"))
+    if console and "request count" in console["stats"]:
+        p = {key: values[0] for key, values in console["stats"].items()}
+        out(
+            "  latency ms: "
+            + "  ".join(f"p{q} {p.get(f'response time {q}th percentile (ms)')}" for q in (50, 95, 99))
+            + f"  max {p.get('max response time (ms)')}"
+        )
+        for assertion in console["assertions"]:
+            out(f"  assertion: {assertion}")
+    if outcome and outcome.get("startEpochMs") and outcome.get("lastOutcomeEpochMs"):
+        sale_start, sale_end = outcome["startEpochMs"], outcome["lastOutcomeEpochMs"]
+        out(
+            f"  during the sale: answers from {(first - sale_start) / 1000:.1f} s to {(last - sale_start) / 1000:.1f} s "
+            f"of the sale's {(sale_end - sale_start) / 1000:.1f} s (first claim sent to last claim answered)"
+        )
+        checks.completion(sale_start <= first and last <= sale_end, "W7 ran inside the sale")
+    ok_answers = sum(v for k, v in status["byStatus"].items() if k in ("200", "304"))
+    checks.completion(ok_answers == run["statusUsers"], f"every W7 request answered 200 or 304 ({ok_answers} of {run['statusUsers']})")
+    for i in range(1, run["instances"] + 1):
+        before = scraped(os.path.join(run_dir, f"metrics-{i}-before.txt"), STATUS_READS)
+        after = scraped(os.path.join(run_dir, f"metrics-{i}-after.txt"), STATUS_READS)
+        if before is None or after is None:
+            out(f"  instance-{i} stock reads for status: unknown ({STATUS_READS} not scraped)")
+            continue
+        reads = after - before
+        out(f"  instance-{i} stock reads for status: {reads:.0f}, {reads / span:.2f}/s over W7's {span:.2f} s")
+    statuses_ok = run.get("statusExit") == 0
+    out(f"  W7 gatling assertions: {'passed' if statuses_ok else 'FAILED (exit ' + str(run.get('statusExit')) + ')'}")
+
+
 def machine_busy(samples):
     """Mean and peak busy % of the machine (100 % = all cores), mean % in interrupts, mean % of
     processes not of this run."""
@@ -556,7 +604,7 @@ def describe_store(campaign, audit, outcome, expected, checks, out):
 
 
 def describe_resources(run, samples, top_others, out):
-    names = [f"instance-{i}" for i in range(1, run["instances"] + 1)] + ["emulator", "postgres", "gatling", "sampler"]
+    names = [f"instance-{i}" for i in range(1, run["instances"] + 1)] + ["emulator", "postgres", "gatling", "gatling-w7", "sampler"]
     rows = resources(samples, names)
     for name in names:
         row = rows.get(name)
@@ -645,6 +693,9 @@ def summary(run_dir):
     gatling_ok = run.get("gatlingExit") == 0
     gatling = "passed" if gatling_ok else f"FAILED (exit {run.get('gatlingExit')})"
     out(f"  gatling assertions: {gatling}" + ("" if gatling_ok or not keep_going else " (--keep-going)"))
+    if run.get("withStatus"):
+        describe_status(run_dir, run, outcome, checks, out)
+        gatling_ok = gatling_ok and run.get("statusExit") == 0
     lines.extend(checks.lines(keep_going))
     report_dir = run.get("reportDir") or ""
     out(f"  report: {os.path.join(report_dir, 'index.html') if report_dir else 'none'}")

@@ -125,10 +125,16 @@ public class CampaignService {
     }
   }
 
+  /**
+   * {@value #GENERATED_LENGTH} characters of the 32-letter alphabet, 5 bits each, from one 64-bit
+   * draw: one call of the (synchronized) SecureRandom per code, not one per character.
+   */
   private String randomSuffix() {
+    long bits = random.nextLong();
     char[] chars = new char[GENERATED_LENGTH];
     for (int i = 0; i < chars.length; i++) {
-      chars[i] = ALPHABET[random.nextInt(ALPHABET.length)];
+      chars[i] = ALPHABET[(int) (bits & 31)];
+      bits >>>= 5;
     }
     return new String(chars);
   }

@@ -8,8 +8,10 @@ import java.time.Duration;
  * Tunables of pool seeding ({@code flashclaim.seeding.*}).
  *
  * @param maxCodesPerRequest most codes one add-coupons request may carry or generate (more: 413)
- * @param batchSize documents per store batch write (Firestore allows 500)
- * @param parallelism batches written at the same time
+ * @param batchSize documents per Firestore batch write (Firestore allows 500); PostgreSQL has
+ *     {@code flashclaim.postgres.seed-batch-size}
+ * @param parallelism Firestore batches written at the same time; PostgreSQL has {@code
+ *     flashclaim.postgres.seed-parallelism}
  * @param maxDuration on Firestore, how long one add-coupons call may keep writing: no batch starts
  *     later than two store call timeouts before it ends, and a call that runs out answers 503 (a
  *     repeat adds the rest). It is also how long a call whose instance died mid-way keeps the

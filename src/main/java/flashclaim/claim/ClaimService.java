@@ -103,7 +103,7 @@ public class ClaimService {
     }
     // With one coupon per user, the claim record of slot 0 is all there is to hold: the store's
     // commit fails on it (SlotTaken) for a user who holds one, and that is when the holdings are
-    // read. The common case, a first claim, saves a store read. Larger limits read first to find
+    // read, unless the store sent them along. The common case, a first claim, saves a store read. Larger limits read first to find
     // a free slot.
     List<Claim> held =
         campaign.perUserLimit() == 1 ? List.of() : store.holdings(campaign, user, deadline);
@@ -133,8 +133,10 @@ public class ClaimService {
         return heldOr(campaign, user, new ClaimOutcome.SoldOut(), deadline);
       } else if (attempt instanceof ClaimStore.Attempt.Contended) {
         return heldOr(campaign, user, busy(), deadline);
+      } else if (attempt instanceof ClaimStore.Attempt.SlotTaken taken && taken.held() != null) {
+        held = taken.held();
       } else {
-        held = store.holdings(campaign, user, deadline); // SlotTaken
+        held = store.holdings(campaign, user, deadline); // SlotTaken, holdings not read
       }
     }
   }

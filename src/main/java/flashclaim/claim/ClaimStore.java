@@ -2,6 +2,7 @@ package flashclaim.claim;
 
 import flashclaim.Deadline;
 import flashclaim.campaign.Campaign;
+import io.micronaut.core.annotation.Nullable;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -43,8 +44,17 @@ public interface ClaimStore {
     /** The coupon is now the user's. */
     record Won(Claim claim) implements Attempt {}
 
-    /** Another claim of the same user filled this slot first; nothing was assigned. */
-    record SlotTaken() implements Attempt {}
+    /**
+     * Another claim of the same user filled this slot first, or the user holds the limit; nothing
+     * was assigned. {@code held} is the user's claims by slot when the store read them at that
+     * moment (so the caller need not read them again), else null.
+     */
+    record SlotTaken(@Nullable List<Claim> held) implements Attempt {
+      /** Slot taken, holdings not read. */
+      public SlotTaken() {
+        this(null);
+      }
+    }
 
     /** The store found no unassigned coupon. */
     record NoneLeft() implements Attempt {}

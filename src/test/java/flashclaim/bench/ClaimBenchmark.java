@@ -15,6 +15,7 @@ import flashclaim.store.firestore.FirestoreClaimStoreFactory;
 import flashclaim.store.firestore.OldestFirstClaimStrategy;
 import flashclaim.testing.FirestoreBackend;
 import flashclaim.testing.PostgresBackend;
+import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.StoreBackend;
 import flashclaim.testing.TestEmulator;
 import flashclaim.testing.TestPostgres;
@@ -397,7 +398,9 @@ public final class ClaimBenchmark {
   }
 
   private static Map<String, Object> postgresProperties(StoreBackend postgres) {
-    Map<String, Object> properties = new HashMap<>(postgres.properties());
+    // the test secrets: a PostgreSQL given by URL refuses the published development ones
+    Map<String, Object> properties =
+        new HashMap<>(ServiceInstance.withTestDefaults(postgres.properties()));
     properties.remove("flashclaim.postgres.pool-size"); // the service's default
     properties.put("micronaut.health.monitor.enabled", false);
     return properties;

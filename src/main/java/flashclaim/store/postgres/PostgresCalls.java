@@ -51,10 +51,17 @@ final class PostgresCalls {
 
   /** Runs {@code step} on a pooled connection in autocommit mode. */
   <T> T call(String what, Step<T> step) {
-    try (Connection connection = dataSource.getConnection()) {
-      return step.run(connection);
+    try {
+      return connected(step);
     } catch (SQLException e) {
       throw failed(what, e);
+    }
+  }
+
+  /** {@link #call} that leaves SQLExceptions to the caller, which expects some. */
+  <T> T connected(Step<T> step) throws SQLException {
+    try (Connection connection = dataSource.getConnection()) {
+      return step.run(connection);
     }
   }
 
@@ -107,15 +114,38 @@ final class PostgresCalls {
   PreparedStatement prepare(
       Connection connection, Deadline deadline, String sql, Object... parameters)
       throws SQLException {
+    Duration timeout = untilDeadline(connection, deadline);
+    PreparedStatement statement = prepare(connection, sql, parameters);
+    statement.unwrap(PgStatement.class).setQueryTimeoutMs(timeout.toMillis());
+    return statement;
+  }
+
+  /**
+   * {@link #prepare(Connection, Deadline, String, Object...)} for a statement text that sets its
+   * own {@code statement_timeout} to what is left of {@code deadline} (rounded as {@link
+   * Deadline#timeout}), so the database ends it and the driver need not arm a cancel timer for it
+   * (a shared timer that every statement of every connection would contend for). A connection that
+   * stops answering is still closed at the deadline plus {@code cancel-grace}.
+   */
+  PreparedStatement prepareTimedByDatabase(
+      Connection connection, Deadline deadline, String sql, Object... parameters)
+      throws SQLException {
+    untilDeadline(connection, deadline);
+    return prepare(connection, sql, parameters);
+  }
+
+  /**
+   * What is left of the deadline, at most the call timeout; the connection waits for the database
+   * at most that plus {@code cancel-grace}.
+   */
+  private Duration untilDeadline(Connection connection, Deadline deadline) throws SQLException {
     Duration timeout = deadline.timeout(config.callTimeout());
     if (timeout.isZero()) {
       throw new SQLTimeoutException("the deadline passed before the statement", QUERY_CANCELED);
     }
     connection.setNetworkTimeout(
         UNUSED, (int) Math.min(Integer.MAX_VALUE, timeout.plus(config.cancelGrace()).toMillis()));
-    PreparedStatement statement = prepare(connection, sql, parameters);
-    statement.unwrap(PgStatement.class).setQueryTimeoutMs(timeout.toMillis());
-    return statement;
+    return timeout;
   }
 
   static PreparedStatement prepare(Connection connection, String sql, Object... parameters)

@@ -25,28 +25,31 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
- * A claim on PostgreSQL, one transaction per attempt:
+ * A claim on PostgreSQL in one round trip: one call of the function {@code claim_coupon}
+ * (migration V4), sent in autocommit together with its timeouts, so that the settings and the call
+ * are one implicit transaction (G1, G5: the coupon's assignment and the claim record commit
+ * together or not at all). The function
  *
  * <ol>
- *   <li>{@code statement_timeout} for this transaction: what is left of the deadline, at most the
- *       call timeout; {@code lock_timeout}: that, at most {@code flashclaim.postgres.lock-timeout};
- *   <li>{@code pg_advisory_xact_lock(campaign, user)} in its two-key form: it serializes the claims
- *       of one user in one campaign (held until commit), while different users run in parallel;
- *   <li>the user's claim rows, read after the lock is held, so no other claim of the user is in
- *       flight: a filled slot or a full limit answers {@link Attempt.SlotTaken} (G2);
- *   <li>one unassigned coupon picked with {@code FOR UPDATE SKIP LOCKED}, so concurrent claims of
- *       different users never wait on each other's coupon; assigned, and the claim row inserted,
- *       in one statement;
- *   <li>commit (G1, G5: both rows or neither).
+ *   <li>takes {@code pg_advisory_xact_lock(campaign, user)} in its two-key form: it serializes the
+ *       claims of one user in one campaign (held until commit), while different users run in
+ *       parallel;
+ *   <li>reads the user's claim rows once the lock is held, so no other claim of the user is in
+ *       flight: a filled slot or a full limit answers {@link Attempt.SlotTaken} with those claims
+ *       (G2, G4);
+ *   <li>picks one unassigned coupon with {@code FOR UPDATE SKIP LOCKED}, so concurrent claims of
+ *       different users never wait on each other's coupon, assigns it and inserts the claim row;
+ *   <li>when the pick finds nothing, tells the cases apart (G3): if unassigned coupons exist they
+ *       are only locked by other claims in flight, which may still roll back, so the attempt is
+ *       repeated after a short pause; only when none exists at all is the pool sold out.
  * </ol>
  *
- * When the pick finds nothing, a second look tells the cases apart (G3): if unassigned coupons
- * exist they are only locked by other claims in flight, which may still roll back, so the attempt
- * is retried; only when none exists at all is the pool sold out. A lock wait that hits {@code
- * lock_timeout}, a pool that has no connection in time or a retry past the deadline answers
- * {@link Attempt.Contended}. Each statement also waits at most what is left of the deadline ({@link
- * PostgresCalls#prepare(Connection, Deadline, String, Object...)}): one cut short, or one that
- * would start after the deadline, rolls the transaction back and answers Contended too.
+ * The call's {@code statement_timeout} is what is left of the deadline, at most the call timeout,
+ * and its {@code lock_timeout} that, at most {@code flashclaim.postgres.lock-timeout}; a
+ * connection that stops answering is closed at the deadline plus {@code cancel-grace} ({@link
+ * PostgresCalls#prepareTimedByDatabase}). A lock wait that hits {@code lock_timeout}, a pool that
+ * has no connection in time, a call the deadline cut short or a repeat past the deadline answers
+ * {@link Attempt.Contended} (G6).
  *
  * <p>Key collisions are harmless: two users whose hashes collide (or two campaigns) only share a
  * lock, so their claims run one after the other; correctness rests on the row checks under the
@@ -55,18 +58,18 @@ import java.util.function.Consumer;
 @Singleton
 @Requires(bean = PostgresCalls.class)
 final class PostgresClaimStore implements ClaimStore {
-  /** Less time than this left: no transaction starts. */
+  /** Less time than this left: no attempt starts. */
   private static final Duration LEAST_TIMEOUT = Duration.ofMillis(1);
 
+  /**
+   * The timeouts and the claim in one statement text: pgjdbc sends both queries before a single
+   * Sync, so they take one round trip and run in one implicit transaction, to which the settings
+   * are local.
+   */
   private static final String CLAIM =
-      "WITH picked AS ("
-          + " UPDATE coupons SET assigned_to = ?, claim_slot = ?, assigned_at = ?"
-          + " WHERE campaign_id = ? AND code = ("
-          + "   SELECT code FROM coupons WHERE campaign_id = ? AND assigned_to IS NULL"
-          + "   ORDER BY pick_order LIMIT 1 FOR UPDATE SKIP LOCKED)"
-          + " RETURNING campaign_id, code)"
-          + " INSERT INTO claims (campaign_id, user_key, slot, code, claimed_at)"
-          + " SELECT campaign_id, ?, ?, code, ? FROM picked RETURNING code";
+      "SELECT set_config('statement_timeout', ?, true), set_config('lock_timeout', ?, true);"
+          + " SELECT result, held_code, held_slot, held_at"
+          + " FROM claim_coupon(?, ?, ?, ?, ?, ?, ?)";
 
   private final PostgresCalls db;
   private final PostgresConfig config;
@@ -87,19 +90,14 @@ final class PostgresClaimStore implements ClaimStore {
                   db.prepare(
                       connection,
                       deadline,
-                      "SELECT slot, code, claimed_at FROM claims"
-                          + " WHERE campaign_id = ? AND user_key = ? ORDER BY slot",
+                      "SELECT code AS held_code, slot AS held_slot, claimed_at AS held_at"
+                          + " FROM claims WHERE campaign_id = ? AND user_key = ? ORDER BY slot",
                       campaign.id().value(),
                       user.key());
               ResultSet row = select.executeQuery()) {
             List<Claim> claims = new ArrayList<>();
             while (row.next()) {
-              claims.add(
-                  new Claim(
-                      campaign.id(),
-                      new CouponCode(row.getString("code")),
-                      row.getInt("slot"),
-                      PostgresCalls.instant(row, "claimed_at")));
+              claims.add(held(campaign, row));
             }
             return claims;
           }
@@ -143,7 +141,7 @@ final class PostgresClaimStore implements ClaimStore {
       }
       try {
         Attempt result =
-            db.transaction(
+            db.connected(
                 connection ->
                     attempt(connection, campaign, user, slot, campaignKey, userKey, deadline));
         if (result != null) {
@@ -155,7 +153,7 @@ final class PostgresClaimStore implements ClaimStore {
         return new Attempt.Contended();
       } catch (SQLException e) {
         if (PostgresCalls.QUERY_CANCELED.equals(e.getSQLState()) && deadline.passed()) {
-          return new Attempt.Contended(); // the deadline cut the transaction short
+          return new Attempt.Contended(); // the deadline cut the call short
         }
         if (!PostgresCalls.LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
           throw PostgresCalls.failed("claim a coupon", e);
@@ -165,7 +163,7 @@ final class PostgresClaimStore implements ClaimStore {
     }
   }
 
-  /** One claim transaction; null when only coupons locked by others were left. */
+  /** One call of {@code claim_coupon}; null when only coupons locked by others were left. */
   private Attempt attempt(
       Connection connection,
       Campaign campaign,
@@ -175,68 +173,58 @@ final class PostgresClaimStore implements ClaimStore {
       int userKey,
       Deadline deadline)
       throws SQLException {
-    String campaignId = campaign.id().value();
     Duration left = deadline.timeout(config.callTimeout());
     Duration lockTimeout = left.compareTo(config.lockTimeout()) < 0 ? left : config.lockTimeout();
-    execute(
-        connection,
-        deadline,
-        "SELECT set_config('statement_timeout', ?, true), set_config('lock_timeout', ?, true)",
-        millis(left),
-        millis(lockTimeout));
-    execute(connection, deadline, "SELECT pg_advisory_xact_lock(?, ?)", campaignKey, userKey);
-    try (PreparedStatement held =
-            db.prepare(
-                connection,
-                deadline,
-                "SELECT count(*), count(*) FILTER (WHERE slot = ?) FROM claims"
-                    + " WHERE campaign_id = ? AND user_key = ?",
-                slot,
-                campaignId,
-                user.key());
-        ResultSet row = held.executeQuery()) {
-      row.next();
-      if (row.getInt(1) >= campaign.perUserLimit() || row.getInt(2) > 0) {
-        return new Attempt.SlotTaken();
-      }
-    }
     Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS); // PostgreSQL keeps micros
     try (PreparedStatement claim =
-            db.prepare(
-                connection,
-                deadline,
-                CLAIM,
-                user.key(),
-                slot,
-                now,
-                campaignId,
-                campaignId,
-                user.key(),
-                slot,
-                now);
-        ResultSet row = claim.executeQuery()) {
-      if (row.next()) {
-        return new Attempt.Won(new Claim(campaign.id(), new CouponCode(row.getString(1)), slot, now));
+        db.prepareTimedByDatabase(
+            connection,
+            deadline,
+            CLAIM,
+            millis(left),
+            millis(lockTimeout),
+            campaign.id().value(),
+            user.key(),
+            slot,
+            campaign.perUserLimit(),
+            now,
+            campaignKey,
+            userKey)) {
+      claim.execute(); // the settings' row
+      if (!claim.getMoreResults()) {
+        throw new SQLException("claim_coupon answered nothing");
       }
-    }
-    try (PreparedStatement free =
-            db.prepare(
-                connection,
-                deadline,
-                "SELECT EXISTS (SELECT 1 FROM coupons WHERE campaign_id = ? AND assigned_to IS NULL)",
-                campaignId);
-        ResultSet row = free.executeQuery()) {
-      row.next();
-      return row.getBoolean(1) ? null : new Attempt.NoneLeft();
+      try (ResultSet row = claim.getResultSet()) {
+        List<Claim> held = new ArrayList<>();
+        while (row.next()) {
+          String result = row.getString("result");
+          switch (result) {
+            case "won" -> {
+              CouponCode code = new CouponCode(row.getString("held_code"));
+              return new Attempt.Won(new Claim(campaign.id(), code, slot, now));
+            }
+            case "locked" -> {
+              return null;
+            }
+            case "none_left" -> {
+              return new Attempt.NoneLeft();
+            }
+            case "held" -> held.add(held(campaign, row));
+            default -> throw new SQLException("claim_coupon answered " + result);
+          }
+        }
+        return new Attempt.SlotTaken(List.copyOf(held));
+      }
     }
   }
 
-  private void execute(Connection connection, Deadline deadline, String sql, Object... parameters)
-      throws SQLException {
-    try (PreparedStatement statement = db.prepare(connection, deadline, sql, parameters);
-        ResultSet ignored = statement.executeQuery()) {
-      // the result is nothing but void
-    }
+  /** A claim read as {@code held_code, held_slot, held_at}. */
+  private static Claim held(Campaign campaign, ResultSet row) throws SQLException {
+    return new Claim(
+        campaign.id(),
+        new CouponCode(row.getString("held_code")),
+        row.getInt("held_slot"),
+        PostgresCalls.instant(row, "held_at"));
   }
 
   /** A timeout as a PostgreSQL setting; at least 1 ms, since 0 would mean none. */

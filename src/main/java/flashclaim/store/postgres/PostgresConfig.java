@@ -35,6 +35,10 @@ import java.time.Duration;
  *     holds its locks briefly
  * @param cleanupMaxBatches the most delete statements per table in one cleanup run; what is left
  *     waits for the next run
+ * @param seedBatchSize codes per insert statement when seeding a pool; each statement commits on
+ *     its own and logs one progress line
+ * @param seedParallelism insert statements of seeding that run at the same time, each on a pooled
+ *     connection of its own, shared by all seeding calls of the instance
  * @param embeddedPort port of the embedded PostgreSQL; 0 picks a free one
  * @param embeddedStartTimeout how long to wait for the embedded PostgreSQL to accept connections
  */
@@ -52,6 +56,8 @@ public record PostgresConfig(
     @Bindable(defaultValue = "1m") Duration cleanupInterval,
     @Bindable(defaultValue = "500") int cleanupBatchSize,
     @Bindable(defaultValue = "20") int cleanupMaxBatches,
+    @Bindable(defaultValue = "2000") int seedBatchSize,
+    @Bindable(defaultValue = "2") int seedParallelism,
     @Bindable(defaultValue = "0") int embeddedPort,
     @Bindable(defaultValue = "60s") Duration embeddedStartTimeout) {
 

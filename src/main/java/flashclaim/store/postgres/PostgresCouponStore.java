@@ -1,58 +1,142 @@
 package flashclaim.store.postgres;
 
+import flashclaim.StoreException;
 import flashclaim.audit.AuditStore;
 import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CouponCode;
 import flashclaim.campaign.CouponStore;
-import flashclaim.campaign.SeedingConfig;
 import flashclaim.campaign.Stock;
 import io.micronaut.context.annotation.Requires;
+import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Seeding, stock and the audit's full read, on PostgreSQL. Seeding inserts the codes as arrays,
- * {@code batchSize} per statement, skipping codes that exist ({@code ON CONFLICT DO NOTHING}); each
- * batch commits on its own, so a repeated request adds what an interrupted one did not. The same
- * statement adds the number of inserted codes to the campaign's {@code coupons_added}, so the
- * count and the coupons become visible at one commit (the sold-out fast path relies on it).
+ * Seeding, stock and the audit's full read, on PostgreSQL. Seeding inserts the codes as one array
+ * parameter per statement ({@code flashclaim.postgres.seed-batch-size} codes, {@code
+ * seed-parallelism} statements at a time), skipping codes that exist ({@code ON CONFLICT DO
+ * NOTHING}); each batch commits on its own and logs its progress, so a repeated request adds what
+ * an interrupted one did not. The same statement adds the number of
+ * inserted codes to the campaign's {@code coupons_added}, so the count and the coupons become
+ * visible at one commit (the sold-out fast path relies on it).
  */
 @Singleton
 @Requires(bean = PostgresCalls.class)
 final class PostgresCouponStore implements CouponStore, AuditStore {
+  private static final Logger LOG = LoggerFactory.getLogger(PostgresCouponStore.class);
   private static final int AUDIT_FETCH = 5_000;
 
   private final PostgresCalls db;
-  private final SeedingConfig seeding;
+  private final PostgresConfig config;
+  private final ExecutorService writers;
 
-  PostgresCouponStore(PostgresCalls db, SeedingConfig seeding) {
+  PostgresCouponStore(PostgresCalls db, PostgresConfig config) {
     this.db = db;
-    this.seeding = seeding;
+    this.config = config;
+    AtomicInteger threads = new AtomicInteger();
+    this.writers =
+        Executors.newFixedThreadPool(
+            Math.max(1, config.seedParallelism()),
+            r -> {
+              Thread t = new Thread(r, "postgres-seeding-" + threads.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
   }
 
+  @PreDestroy
+  void close() {
+    writers.shutdownNow();
+  }
+
+  /**
+   * Writes the batches on up to {@code seed-parallelism} connections at once; each logs when it
+   * has committed. A code given twice is written once, so no two batches of one call share a code.
+   */
   @Override
   public AddResult add(CampaignId campaign, List<CouponCode> codes) {
-    String[] values = codes.stream().map(CouponCode::value).toArray(String[]::new);
-    int batch = Math.max(1, seeding.batchSize());
-    long added =
-        db.call(
-            "add coupons",
-            connection -> {
-              long inserted = 0;
-              for (int from = 0; from < values.length; from += batch) {
-                String[] chunk =
-                    java.util.Arrays.copyOfRange(values, from, Math.min(values.length, from + batch));
-                inserted += insert(connection, campaign, chunk);
-              }
-              return inserted;
-            });
+    String[] values = codes.stream().map(CouponCode::value).distinct().toArray(String[]::new);
+    int batch = Math.max(1, config.seedBatchSize());
+    Progress progress = new Progress(campaign, values.length);
+    List<Future<?>> batches = new ArrayList<>();
+    for (int from = 0; from < values.length; from += batch) {
+      String[] chunk = Arrays.copyOfRange(values, from, Math.min(values.length, from + batch));
+      batches.add(
+          writers.submit(
+              () ->
+                  progress.committed(
+                      chunk.length, db.call("add coupons", c -> insert(c, campaign, chunk)))));
+    }
+    awaitAll(batches);
+    long added = progress.added();
     return new AddResult(added, codes.size() - added);
+  }
+
+  /** The committed batches of one seeding call, counted and logged one at a time, in order. */
+  private static final class Progress {
+    private final CampaignId campaign;
+    private final int total;
+    private long written;
+    private long added;
+
+    Progress(CampaignId campaign, int total) {
+      this.campaign = campaign;
+      this.total = total;
+    }
+
+    synchronized void committed(int codes, long inserted) {
+      written += codes;
+      added += inserted;
+      LOG.info(
+          "Seeding campaign {}: {}/{} codes written, {} of them new",
+          campaign.value(), written, total, added);
+    }
+
+    synchronized long added() {
+      return added;
+    }
+  }
+
+  /** Waits for every batch; the first failure is thrown once all have ended. */
+  private static void awaitAll(List<Future<?>> batches) {
+    RuntimeException failure = null;
+    for (Future<?> batch : batches) {
+      try {
+        batch.get();
+      } catch (ExecutionException e) {
+        RuntimeException cause =
+            e.getCause() instanceof RuntimeException r
+                ? r
+                : new StoreException("PostgreSQL could not add coupons", e.getCause());
+        if (failure == null) {
+          failure = cause;
+        } else {
+          failure.addSuppressed(cause);
+        }
+      } catch (InterruptedException e) {
+        batches.forEach(b -> b.cancel(true));
+        Thread.currentThread().interrupt();
+        throw new StoreException("interrupted while adding coupons", e);
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
   }
 
   /**

@@ -6,6 +6,7 @@ import flashclaim.Deadline;
 import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CampaignService;
+import flashclaim.claim.Claim;
 import flashclaim.claim.ClaimConfig;
 import flashclaim.claim.ClaimOutcome;
 import flashclaim.claim.ClaimService;
@@ -19,9 +20,15 @@ import flashclaim.testing.TestPostgres;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import javax.sql.DataSource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -37,6 +44,7 @@ import org.junit.jupiter.api.TestInstance;
 class PostgresClaimStoreTest {
   private static final Duration DEADLINE = Duration.ofMillis(700);
   private static final Clock CLOCK = Clock.systemUTC();
+  private static final int POOL = 2;
 
   private final StoreBackend backend = new PostgresBackend();
   private ServiceInstance instance;
@@ -120,6 +128,91 @@ class PostgresClaimStoreTest {
     assertThat(store.tryClaim(campaign, user, 0, deadline()))
         .as("the slot is filled now")
         .isInstanceOf(ClaimStore.Attempt.SlotTaken.class);
+  }
+
+  /**
+   * A claim into a filled slot, or past the limit, answers SlotTaken with the user's claims as
+   * committed, read under the user's lock (G2, G4), and assigns nothing.
+   */
+  @Test
+  void aTakenSlotAnswersTheHeldClaimsInSlotOrder() {
+    backend.reset();
+    Api.createCampaign(instance.url(), "pg-two-per-user", 2, 3);
+    Campaign campaign =
+        instance.context().getBean(CampaignService.class)
+            .find(new CampaignId("pg-two-per-user")).orElseThrow();
+    UserId user = new UserId("two-slots");
+    Claim first = won(store.tryClaim(campaign, user, 0, deadline()));
+    Claim second = won(store.tryClaim(campaign, user, 1, deadline()));
+
+    for (int slot : new int[] {0, 1, 2}) {
+      ClaimStore.Attempt again = store.tryClaim(campaign, user, slot, deadline());
+      assertThat(again).as("slot " + slot).isInstanceOf(ClaimStore.Attempt.SlotTaken.class);
+      assertThat(((ClaimStore.Attempt.SlotTaken) again).held()).containsExactly(first, second);
+    }
+    assertThat(backend.claims("pg-two-per-user")).hasSize(2);
+    assertThat(backend.coupons("pg-two-per-user"))
+        .filteredOn(StoreBackend.StoredCoupon::assigned)
+        .hasSize(2);
+  }
+
+  /**
+   * A claim's statement and lock timeouts hold for its own call only: each pooled connection, the
+   * one it ran on among them, has the configured statement timeout and no lock timeout afterwards,
+   * also after a claim that gave up at its lock timeout.
+   */
+  @Test
+  void aClaimsTimeoutsEndWithItsCall() throws Exception {
+    Campaign campaign = newCampaign(2);
+    Map<String, Object> twoPooled = new HashMap<>(backend.properties());
+    twoPooled.put("flashclaim.postgres.pool-size", String.valueOf(POOL)); // the migration takes 2
+    UserId user = new UserId("timeouts");
+    try (ServiceInstance single = ServiceInstance.start(twoPooled);
+        Connection sameUser = TestPostgres.connect()) {
+      ClaimStore singleStore = single.context().getBean(ClaimStore.class);
+      DataSource pool = single.context().getBean(DataSource.class);
+      sameUser.setAutoCommit(false);
+      try (PreparedStatement lock = sameUser.prepareStatement("SELECT pg_advisory_xact_lock(?, ?)")) {
+        lock.setInt(1, PostgresClaimStore.lockKey(campaign.id().value()));
+        lock.setInt(2, PostgresClaimStore.lockKey(user.key()));
+        lock.executeQuery().close();
+      }
+      assertThat(singleStore.tryClaim(campaign, user, 0, deadline()))
+          .isInstanceOf(ClaimStore.Attempt.Contended.class);
+      assertThat(settings(pool)).containsOnly(List.of("5s", "0")).hasSize(POOL);
+      sameUser.rollback();
+      won(singleStore.tryClaim(campaign, user, 0, deadline()));
+      assertThat(settings(pool)).containsOnly(List.of("5s", "0")).hasSize(POOL);
+    }
+  }
+
+  private static Claim won(ClaimStore.Attempt attempt) {
+    assertThat(attempt).isInstanceOf(ClaimStore.Attempt.Won.class);
+    return ((ClaimStore.Attempt.Won) attempt).claim();
+  }
+
+  /** {@code statement_timeout} and {@code lock_timeout} of each of the pool's connections. */
+  private static List<List<String>> settings(DataSource pool) throws Exception {
+    List<Connection> all = new ArrayList<>();
+    try {
+      List<List<String>> settings = new ArrayList<>();
+      for (int i = 0; i < POOL; i++) {
+        Connection connection = pool.getConnection(); // all held at once: each a different one
+        all.add(connection);
+        try (Statement show = connection.createStatement();
+            ResultSet row =
+                show.executeQuery(
+                    "SELECT current_setting('statement_timeout'), current_setting('lock_timeout')")) {
+          row.next();
+          settings.add(List.of(row.getString(1), row.getString(2)));
+        }
+      }
+      return settings;
+    } finally {
+      for (Connection connection : all) {
+        connection.close();
+      }
+    }
   }
 
   /**
