@@ -1,6 +1,5 @@
 package flashclaim.store.postgres;
 
-import flashclaim.audit.AuditStore;
 import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CouponCode;
 import flashclaim.campaign.CouponStore;
@@ -14,10 +13,9 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.function.Consumer;
 
 /**
- * Seeding, stock and the audit's full read, on PostgreSQL. Seeding inserts the codes as arrays,
+ * Seeding and stock, on PostgreSQL. Seeding inserts the codes as arrays,
  * {@code batchSize} per statement, skipping codes that exist ({@code ON CONFLICT DO NOTHING}); each
  * batch commits on its own, so a repeated request adds what an interrupted one did not. The same
  * statement adds the number of inserted codes to the campaign's {@code coupons_added}, so the
@@ -25,8 +23,7 @@ import java.util.function.Consumer;
  */
 @Singleton
 @Requires(bean = PostgresCalls.class)
-final class PostgresCouponStore implements CouponStore, AuditStore {
-  private static final int AUDIT_FETCH = 5_000;
+final class PostgresCouponStore implements CouponStore {
 
   private final PostgresCalls db;
   private final SeedingConfig seeding;
@@ -99,66 +96,6 @@ final class PostgresCouponStore implements CouponStore, AuditStore {
             row.next();
             return new Stock(row.getLong(1), row.getLong(2));
           }
-        });
-  }
-
-  @Override
-  public void forEachCoupon(CampaignId campaign, Consumer<CouponRow> consumer) {
-    forEachRow(
-        "read coupons for the audit",
-        "SELECT code, assigned_to, claim_slot FROM coupons WHERE campaign_id = ?",
-        campaign,
-        row -> {
-          String holder = row.getString("assigned_to");
-          consumer.accept(
-              new CouponRow(
-                  row.getString("code"),
-                  row.getString("code"),
-                  holder != null,
-                  holder,
-                  holder == null ? null : PostgresLayout.claimId(holder, row.getInt("claim_slot"))));
-        });
-  }
-
-  @Override
-  public void forEachClaim(CampaignId campaign, Consumer<ClaimRow> consumer) {
-    forEachRow(
-        "read claims for the audit",
-        "SELECT user_key, slot, code FROM claims WHERE campaign_id = ?",
-        campaign,
-        row -> {
-          String user = row.getString("user_key");
-          int slot = row.getInt("slot");
-          consumer.accept(
-              new ClaimRow(
-                  PostgresLayout.claimId(user, slot),
-                  user,
-                  slot,
-                  row.getString("code"),
-                  row.getString("code")));
-        });
-  }
-
-  /** A row handler that may throw what JDBC throws. */
-  @FunctionalInterface
-  private interface RowHandler {
-    void accept(ResultSet row) throws SQLException;
-  }
-
-  /** Streams the rows through a cursor ({@link #AUDIT_FETCH} at a time), in one transaction. */
-  private void forEachRow(String what, String sql, CampaignId campaign, RowHandler each) {
-    db.inTransaction(
-        what,
-        connection -> {
-          try (PreparedStatement select = PostgresCalls.prepare(connection, sql, campaign.value())) {
-            select.setFetchSize(AUDIT_FETCH);
-            try (ResultSet row = select.executeQuery()) {
-              while (row.next()) {
-                each.accept(row);
-              }
-            }
-          }
-          return null;
         });
   }
 }
