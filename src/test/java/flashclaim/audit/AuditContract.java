@@ -78,6 +78,50 @@ public abstract class AuditContract extends MultiInstanceTest {
     assertStoreConsistent(campaign, USERS);
   }
 
+  /**
+   * Writes, past the service, a second claim record naming {@code heldCode}'s coupon with slot 5
+   * (G1, and G2 with a per-user limit of 1), and marks {@code freeCode}'s coupon assigned to a
+   * holder without a claim record (G5).
+   */
+  protected abstract void corrupt(String campaign, String heldCode, String freeCode) throws Exception;
+
+  @Test
+  void theAuditNamesEachBrokenGuarantee() throws Exception {
+    String campaign = newCampaign(1, 12);
+    List<Claimer.Result> claims =
+        runAll(6, i -> () -> Claimer.claimUntilFinal(instance(i), campaign, "holder" + i));
+    assertThat(claims).allSatisfy(r -> assertThat(r.status()).isEqualTo(201));
+    assertThat(audit(0, campaign)).containsEntry("ok", true).containsEntry("problemCount", 0);
+    String held = claims.get(0).code();
+    String free =
+        backend().coupons(campaign).stream()
+            .filter(c -> !c.assigned())
+            .findFirst()
+            .orElseThrow()
+            .code();
+
+    corrupt(campaign, held, free);
+
+    for (int i = 0; i < INSTANCES; i++) {
+      Map<String, Object> report = audit(i, campaign);
+      assertThat(report)
+          .as(report.toString())
+          .containsEntry("ok", false)
+          .containsEntry("assigned", 7)
+          .containsEntry("claims", 7)
+          .containsEntry("problemCount", 4);
+      @SuppressWarnings("unchecked")
+      List<String> problems = (List<String>) report.get("problems");
+      assertThat(problems)
+          .as(report.toString())
+          .hasSize(4)
+          .anySatisfy(p -> assertThat(p).startsWith("G1: coupon ").contains("named by 2 claim records"))
+          .anySatisfy(p -> assertThat(p).startsWith("G2: claim ").endsWith(" uses slot 5"))
+          .anySatisfy(p -> assertThat(p).startsWith("G5: claim ").contains(", held by "))
+          .anySatisfy(p -> assertThat(p).startsWith("G5: assigned coupon ").contains("no matching claim record"));
+    }
+  }
+
   private Map<String, Object> audit(int instance, String campaign) {
     Api.Response audit =
         Api.get(instance(instance), "/v1/admin/campaigns/" + campaign + "/audit", Tokens.admin());
