@@ -34,6 +34,9 @@ import java.util.function.Function;
  * the last document of the previous page at the same read time, and are streamed a document at a
  * time (gRPC flow control), so memory holds one document per sequence, not a page.
  *
+ * <p>Claim records are read ordered by {@code couponId}, so a record without that field (which no
+ * claim writes) is not in the view.
+ *
  * <p>The streaming read goes through the generated client ({@link FirestoreClient}) on the same
  * channel settings and credentials as the service's client: the high-level client collects a
  * query's documents into one list, and streams only without a read time.
