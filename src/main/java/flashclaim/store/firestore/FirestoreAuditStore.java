@@ -18,9 +18,9 @@ import flashclaim.StoreException;
 import flashclaim.audit.AuditConfig;
 import flashclaim.audit.AuditStore;
 import flashclaim.campaign.CampaignId;
+import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Requires;
 import jakarta.annotation.PreDestroy;
-import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.Iterator;
@@ -41,7 +41,7 @@ import java.util.function.Function;
  * channel settings and credentials as the service's client: the high-level client collects a
  * query's documents into one list, and streams only without a read time.
  */
-@Singleton
+@Context // created at startup, so that a bad flashclaim.audit configuration refuses to start
 @Requires(bean = Firestore.class)
 final class FirestoreAuditStore implements AuditStore {
   private final Firestore db;

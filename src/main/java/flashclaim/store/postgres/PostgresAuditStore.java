@@ -3,8 +3,8 @@ package flashclaim.store.postgres;
 import flashclaim.audit.AuditConfig;
 import flashclaim.audit.AuditStore;
 import flashclaim.campaign.CampaignId;
+import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Requires;
-import jakarta.inject.Singleton;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -23,7 +23,7 @@ import java.util.function.Function;
  * ASCII codes. The claim records have no index by code, so the database sorts them itself (on disk
  * past {@code work_mem}), not the service.
  */
-@Singleton
+@Context // created at startup, so that a bad flashclaim.audit configuration refuses to start
 @Requires(bean = PostgresCalls.class)
 final class PostgresAuditStore implements AuditStore {
   private final PostgresCalls db;
