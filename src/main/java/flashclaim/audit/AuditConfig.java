@@ -11,7 +11,8 @@ import java.time.Duration;
  * @param pageSize on Firestore, most documents one query of the audit returns (a collection is read
  *     in queries of this size from one read time, each streamed a document at a time). Each query
  *     of the emulator scans the whole collection, so there it should exceed the campaign's coupons;
- *     in production a query costs only the documents it returns
+ *     in production a query costs only the documents it returns, and must finish within the
+ *     client's RunQuery deadline (5 minutes)
  * @param fetchSize on PostgreSQL, rows one round trip of the audit's cursors fetches: what the audit
  *     holds at most per sequence
  * @param rowTimeout on Firestore, the longest the audit waits for the next document of a query (the
