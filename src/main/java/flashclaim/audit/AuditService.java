@@ -5,16 +5,31 @@ import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CampaignStore;
 import jakarta.inject.Singleton;
 import java.util.ArrayList;
-import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
-/** Checks a whole campaign against G1, G2 and G5 from a full read of the store. */
+/**
+ * Checks a whole campaign against G1, G2 and G5 from one consistent, streamed read of the store:
+ * the coupons sorted by id and the claim records sorted by the coupon they name are merged, so each
+ * coupon is checked with the claim records that name it and nothing else is kept in memory.
+ *
+ * <ul>
+ *   <li>G1: a coupon named by more than one claim record.
+ *   <li>G5: a claim record whose coupon is missing, unassigned or held by another claim record (or
+ *       disagrees on the code); an assigned coupon that no claim record of its holder names; an
+ *       unassigned coupon that names a holder.
+ *   <li>G2: a claim record whose slot is outside {@code [0, perUserLimit)}. A user's claim record
+ *       ids are one per slot, so valid slots cap the records per user; a coupon beyond the limit
+ *       would have no matching record of its own, so it is reported under G5 (naming its holder).
+ * </ul>
+ */
 @Singleton
 public class AuditService {
   public static final int MAX_PROBLEMS = 100;
+  /** Claim records naming one coupon that a problem lists by id; more are counted. */
+  private static final int MAX_NAMED = 10;
 
   private final CampaignStore campaigns;
   private final AuditStore store;
@@ -26,72 +41,147 @@ public class AuditService {
 
   /** The audit of the campaign; empty when it does not exist. */
   public Optional<AuditReport> audit(CampaignId id) {
-    return campaigns.find(id).map(this::audit);
+    return campaigns.find(id).map(campaign -> store.read(id, view -> audit(campaign, view)));
   }
 
-  private AuditReport audit(Campaign campaign) {
-    Map<String, AuditStore.CouponRow> coupons = new HashMap<>();
-    store.forEachCoupon(campaign.id(), row -> coupons.put(row.couponId(), row));
-    List<AuditStore.ClaimRow> claims = new ArrayList<>();
-    store.forEachClaim(campaign.id(), claims::add);
-
+  private static AuditReport audit(Campaign campaign, AuditStore.View view) {
+    Peeking<AuditStore.CouponRow> coupons = new Peeking<>(view.coupons());
+    Peeking<AuditStore.ClaimRow> claims = new Peeking<>(view.claimsByCoupon());
     Problems problems = new Problems();
-    Map<String, String> claimByCoupon = new HashMap<>();
-    Map<String, AuditStore.ClaimRow> claimById = new HashMap<>();
-    Map<String, Integer> claimsPerUser = new HashMap<>();
-    for (AuditStore.ClaimRow claim : claims) {
-      claimById.put(claim.claimId(), claim);
-      claimsPerUser.merge(claim.userKey(), 1, Integer::sum);
+    long couponCount = 0;
+    long assigned = 0;
+    long claimCount = 0;
+    List<AuditStore.ClaimRow> naming = new ArrayList<>();
+    while (coupons.peek() != null || claims.peek() != null) {
+      String key = smaller(coupons.peek(), claims.peek());
+      AuditStore.CouponRow coupon = null;
+      if (coupons.peek() != null && coupons.peek().couponId().equals(key)) {
+        coupon = coupons.next();
+        couponCount++;
+        if (coupon.assigned()) {
+          assigned++;
+        }
+      }
+      naming.clear();
+      long namingCount = 0;
+      while (claims.peek() != null && key.equals(couponIdOf(claims.peek()))) {
+        AuditStore.ClaimRow claim = claims.next();
+        namingCount++;
+        if (naming.size() < MAX_NAMED) {
+          naming.add(claim);
+        }
+      }
+      claimCount += namingCount;
+      check(campaign, key, coupon, naming, namingCount, problems);
+    }
+    return new AuditReport(
+        problems.count == 0,
+        couponCount,
+        assigned,
+        claimCount,
+        problems.count,
+        problems.listed,
+        view.readAt(),
+        view.pages());
+  }
+
+  /** The rules, for one coupon id: the coupon (null when missing) and the claim records naming it. */
+  private static void check(
+      Campaign campaign,
+      String couponId,
+      AuditStore.CouponRow coupon,
+      List<AuditStore.ClaimRow> naming,
+      long namingCount,
+      Problems problems) {
+    for (AuditStore.ClaimRow claim : naming) {
       if (claim.slot() < 0 || claim.slot() >= campaign.perUserLimit()) {
         problems.add("G2: claim " + claim.claimId() + " uses slot " + claim.slot());
       }
-      String other = claimByCoupon.put(claim.couponId(), claim.claimId());
-      if (other != null) {
-        problems.add(
-            "G1: coupon " + claim.couponId() + " named by claims " + other + " and " + claim.claimId());
+    }
+    if (namingCount > 1) {
+      problems.add(
+          "G1: coupon " + couponId + " named by " + namingCount + " claim records: " + ids(naming));
+    }
+    if (coupon == null) {
+      for (AuditStore.ClaimRow claim : naming) {
+        problems.add("G5: claim " + claim.claimId() + " names missing coupon " + couponId);
       }
-      AuditStore.CouponRow coupon = coupons.get(claim.couponId());
-      if (coupon == null) {
-        problems.add("G5: claim " + claim.claimId() + " names missing coupon " + claim.couponId());
-      } else if (!coupon.assigned()
-          || !Objects.equals(coupon.assignedTo(), claim.userKey())
-          || !Objects.equals(coupon.claimId(), claim.claimId())
+      return;
+    }
+    if (!coupon.assigned()) {
+      if (coupon.assignedTo() != null || coupon.claimId() != null) {
+        problems.add("G5: unassigned coupon " + couponId + " names a holder");
+      }
+      for (AuditStore.ClaimRow claim : naming) {
+        problems.add("G5: claim " + claim.claimId() + " names unassigned coupon " + couponId);
+      }
+      return;
+    }
+    boolean held = false;
+    for (AuditStore.ClaimRow claim : naming) {
+      if (!Objects.equals(coupon.claimId(), claim.claimId())) {
+        problems.add(
+            "G5: claim " + claim.claimId() + " names coupon " + couponId + ", held by "
+                + coupon.claimId());
+      } else if (!Objects.equals(coupon.assignedTo(), claim.userKey())
           || !Objects.equals(coupon.code(), claim.code())) {
-        problems.add(
-            "G5: claim " + claim.claimId() + " and coupon " + coupon.couponId() + " disagree");
+        held = true;
+        problems.add("G5: claim " + claim.claimId() + " and coupon " + couponId + " disagree");
+      } else {
+        held = true;
       }
     }
-    claimsPerUser.forEach(
-        (user, count) -> {
-          if (count > campaign.perUserLimit()) {
-            problems.add("G2: user " + user + " holds " + count + " claims");
-          }
-        });
+    if (!held && namingCount <= naming.size()) {
+      problems.add(
+          "G5: assigned coupon " + couponId + " has no matching claim record (holder "
+              + coupon.claimId() + "; G2 unchecked for that user)");
+    }
+  }
 
-    long assigned = 0;
-    Map<String, Integer> couponsPerUser = new HashMap<>();
-    for (AuditStore.CouponRow coupon : coupons.values()) {
-      if (!coupon.assigned()) {
-        if (coupon.assignedTo() != null || coupon.claimId() != null) {
-          problems.add("G5: unassigned coupon " + coupon.couponId() + " names a holder");
-        }
-        continue;
-      }
-      assigned++;
-      couponsPerUser.merge(coupon.assignedTo(), 1, Integer::sum);
-      AuditStore.ClaimRow claim = coupon.claimId() == null ? null : claimById.get(coupon.claimId());
-      if (claim == null || !coupon.couponId().equals(claim.couponId())) {
-        problems.add("G5: assigned coupon " + coupon.couponId() + " has no matching claim record");
-      }
+  private static String smaller(AuditStore.CouponRow coupon, AuditStore.ClaimRow claim) {
+    if (coupon == null) {
+      return couponIdOf(claim);
     }
-    couponsPerUser.forEach(
-        (user, count) -> {
-          if (count > campaign.perUserLimit()) {
-            problems.add("G2: user " + user + " holds " + count + " coupons");
-          }
-        });
-    return new AuditReport(
-        problems.count == 0, coupons.size(), assigned, claims.size(), problems.count, problems.listed);
+    if (claim == null) {
+      return coupon.couponId();
+    }
+    String a = coupon.couponId();
+    String b = couponIdOf(claim);
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  /** The coupon id a claim record names; a record that names none sorts first. */
+  private static String couponIdOf(AuditStore.ClaimRow claim) {
+    return claim.couponId() == null ? "" : claim.couponId();
+  }
+
+  private static String ids(List<AuditStore.ClaimRow> claims) {
+    return String.join(", ", claims.stream().map(AuditStore.ClaimRow::claimId).toList());
+  }
+
+  /** An iterator that shows its next element without taking it. */
+  private static final class Peeking<T> {
+    private final Iterator<T> source;
+    private T next;
+
+    Peeking(Iterator<T> source) {
+      this.source = source;
+      advance();
+    }
+
+    T peek() {
+      return next;
+    }
+
+    T next() {
+      T taken = next;
+      advance();
+      return taken;
+    }
+
+    private void advance() {
+      next = source.hasNext() ? source.next() : null;
+    }
   }
 
   private static final class Problems {

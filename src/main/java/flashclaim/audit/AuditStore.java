@@ -1,18 +1,40 @@
 package flashclaim.audit;
 
 import flashclaim.campaign.CampaignId;
-import java.util.function.Consumer;
+import java.time.Instant;
+import java.util.Iterator;
+import java.util.function.Function;
 
 /**
- * Port: a full read of a campaign's coupons and claim records, for the audit. Reads page by page; it
- * is not a snapshot, so an audit taken while claims run may report a claim in flight. Both methods
- * may throw {@link flashclaim.StoreException}.
+ * Port: a streamed, consistent read of a campaign's coupons and claim records, for the audit. Both
+ * sequences come from one moment of the store (a snapshot), so a claim that commits while the audit
+ * reads is either wholly in the view or wholly out of it, and memory does not grow with the
+ * campaign: rows arrive page by page ({@link AuditConfig}) and are not kept. May throw {@link
+ * flashclaim.StoreException}.
  */
 public interface AuditStore {
 
-  void forEachCoupon(CampaignId campaign, Consumer<CouponRow> consumer);
+  /**
+   * Opens the view of the campaign, hands it to {@code reader} and closes it when {@code reader}
+   * returns or throws. The view is valid only inside {@code reader}.
+   */
+  <T> T read(CampaignId campaign, Function<View, T> reader);
 
-  void forEachClaim(CampaignId campaign, Consumer<ClaimRow> consumer);
+  /** A consistent view of one campaign. Ids are ASCII and sorted by {@link String#compareTo}. */
+  interface View {
+
+    /** The moment of the store the view shows. */
+    Instant readAt();
+
+    /** The campaign's coupons, sorted by coupon id. */
+    Iterator<CouponRow> coupons();
+
+    /** The campaign's claim records, sorted by the id of the coupon each names. */
+    Iterator<ClaimRow> claimsByCoupon();
+
+    /** Pages read so far: queries (Firestore) or cursor fetches (PostgreSQL), each of at most a page. */
+    long pages();
+  }
 
   /**
    * A coupon as stored. {@code assignedTo} is the holder's user key and {@code claimId} the id of

@@ -12,8 +12,8 @@ import java.util.ArrayDeque;
 
 /**
  * The store-wide stock of campaigns for the dashboard, read through a short per-instance cache:
- * a stock costs count queries, so however many dashboards poll an instance, it reads the stock of
- * a campaign at most about once per {@code flashclaim.dashboard.stock-cache-ttl}. While one request
+ * a stock costs aggregation queries, so however many dashboards poll an instance, it reads the
+ * stock of a campaign at most about once per {@code flashclaim.dashboard.stock-cache-ttl}. While one request
  * refreshes an expired stock, the others answer the previous one at once instead of reading too
  * (or waiting). From the stocks read over the rate window it derives the store-wide rate at which
  * coupons are assigned, across all instances. Bounded like {@link LiveClaimCounters}.

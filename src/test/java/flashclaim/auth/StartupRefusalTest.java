@@ -145,7 +145,11 @@ class StartupRefusalTest {
         refused(
             "a clock skew of an hour",
             onTheEmulator().with("flashclaim.auth.clock-skew", "1h"),
-            "flashclaim.auth.clock-skew"));
+            "flashclaim.auth.clock-skew"),
+        refused(
+            "audit pages of no rows",
+            onTheEmulator().with("flashclaim.audit.page-size", "0"),
+            "flashclaim.audit.page-size"));
   }
 
   /** An unsafe configuration and the settings its refusal names; none other of the secrets. */

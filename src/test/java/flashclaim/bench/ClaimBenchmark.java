@@ -19,6 +19,8 @@ import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.StoreBackend;
 import flashclaim.testing.TestEmulator;
 import flashclaim.testing.TestPostgres;
+import flashclaim.testing.Tokens;
+import flashclaim.testing.Webhooks;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.serde.ObjectMapper;
 import io.micronaut.serde.annotation.Serdeable;
@@ -29,6 +31,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
@@ -39,6 +42,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
@@ -55,7 +59,14 @@ import javax.sql.DataSource;
  * ceiling: uncontended single-document writes to the emulator, single-row inserts to PostgreSQL, at
  * the same concurrency. Prints a table and writes it as Markdown and JSON under {@code
  * target/benchmark/}. Exits non-zero when a strategy assigned a coupon twice, or when the default
- * strategy or PostgreSQL left coupons, answered a false sold-out, or did not finish.
+ * strategy or PostgreSQL left coupons that users wanted, answered a false sold-out, or did not
+ * finish.
+ *
+ * <p>{@code --pool-sizes=5000,50000,500000} repeats each run on pools of those sizes (seeded in
+ * calls of 100,000 codes), so that the cost of a claim by pool size shows: claims per second,
+ * latencies, and store reads per claim ({@link ReadCounter} on Firestore, table statistics on
+ * PostgreSQL). On the emulator every query also scans its whole collection; that estimate is a
+ * column of its own.
  *
  * <p>Claims per second count the assigned coupons over the time the pool took to drain (start to
  * the last assignment); the sold-out answers that follow are in the wall time.
@@ -87,13 +98,22 @@ public final class ClaimBenchmark {
       int retryPauseMillis,
       List<String> strategies,
       List<String> stores,
-      Path out) {
+      List<Integer> poolSizes,
+      Path out,
+      String command) {
 
     /** A small unrecorded round with the same workers. */
     Options warmUp() {
       return new Options(
           Math.min(users, 2_000), Math.min(coupons, 1_000), concurrency, 30, 5, retryPauseMillis,
-          strategies, stores, out);
+          strategies, stores, poolSizes, out, command);
+    }
+
+    /** The same run on a pool of {@code size} coupons. */
+    Options withPool(int size) {
+      return new Options(
+          users, size, concurrency, capSeconds, ceilingSeconds, retryPauseMillis, strategies, stores,
+          poolSizes, out, command);
     }
 
     static Options parse(String[] args) {
@@ -114,7 +134,11 @@ public final class ClaimBenchmark {
                   .getOrDefault("strategies", String.join(",", STRATEGIES))
                   .split(",")),
           List.of(given.getOrDefault("stores", "firestore,postgres").split(",")),
-          Path.of(given.getOrDefault("out", "target/benchmark")));
+          Arrays.stream(given.getOrDefault("pool-sizes", given.getOrDefault("coupons", "5000")).split(","))
+              .map(Integer::parseInt)
+              .toList(),
+          Path.of(given.getOrDefault("out", "target/benchmark")),
+          "bin/benchmark " + String.join(" ", args));
     }
   }
 
@@ -125,6 +149,7 @@ public final class ClaimBenchmark {
   @Serdeable
   record Row(
       String run,
+      int pool,
       double perSecond,
       double ofCeiling,
       double p50Ms,
@@ -142,13 +167,17 @@ public final class ClaimBenchmark {
       boolean finished,
       boolean auditOk,
       int peakThreads,
-      long peakHeapMb) {}
+      long peakHeapMb,
+      double readsPerClaim,
+      double queriesPerClaim,
+      double emulatorScannedPerClaim,
+      double seedSeconds) {}
 
   public static void main(String[] args) throws Exception {
     Options options = Options.parse(args);
     System.out.printf(
-        "W1 in-process: %d users, %d coupons, %d workers, cap %d s per run; stores %s%n",
-        options.users(), options.coupons(), options.concurrency(), options.capSeconds(),
+        "W1 in-process: %d users, pools of %s coupons, %d workers, cap %d s per run; stores %s%n",
+        options.users(), options.poolSizes(), options.concurrency(), options.capSeconds(),
         options.stores());
     // The machine is noisy, so the ceiling is measured right before each run, and each run is
     // compared with the ceiling of its own moment.
@@ -156,13 +185,16 @@ public final class ClaimBenchmark {
     if (options.stores().contains("firestore")) {
       System.out.println("Firestore emulator at " + TestEmulator.host());
       warmUp(options);
-      for (String strategy : options.strategies()) {
-        Row ceiling = ceiling(options, strategy);
-        print(ceiling);
-        Row row = runW1(strategy, firestore(strategy), new FirestoreBackend(), options, ceiling.perSecond());
-        print(row);
-        rows.add(ceiling);
-        rows.add(row);
+      for (int pool : options.poolSizes()) {
+        for (String strategy : options.strategies()) {
+          Row ceiling = ceiling(options.withPool(pool), strategy);
+          print(ceiling);
+          Row row =
+              runW1(strategy, firestore(strategy), new FirestoreBackend(), options.withPool(pool), ceiling.perSecond());
+          print(row);
+          rows.add(ceiling);
+          rows.add(row);
+        }
       }
     }
     if (options.stores().contains("postgres")) {
@@ -172,12 +204,15 @@ public final class ClaimBenchmark {
       System.out.println("Warming up (not recorded)...");
       postgresCeiling(small, postgres);
       runW1(POSTGRES, postgresProperties(postgres), postgres, small, 1);
-      Row ceiling = postgresCeiling(options, postgres);
-      print(ceiling);
-      Row row = runW1(POSTGRES, postgresProperties(postgres), postgres, options, ceiling.perSecond());
-      print(row);
-      rows.add(ceiling);
-      rows.add(row);
+      for (int pool : options.poolSizes()) {
+        Row ceiling = postgresCeiling(options.withPool(pool), postgres);
+        print(ceiling);
+        Row row =
+            runW1(POSTGRES, postgresProperties(postgres), postgres, options.withPool(pool), ceiling.perSecond());
+        print(row);
+        rows.add(ceiling);
+        rows.add(row);
+      }
     }
     String markdown = markdown(options, rows);
     System.out.println();
@@ -195,7 +230,10 @@ public final class ClaimBenchmark {
         ok = false;
       }
       if ((row.run().equals(DEFAULT_STRATEGY) || row.run().equals(POSTGRES))
-          && (!row.finished() || row.couponsLeft() > 0 || row.falseSoldOuts() > 0 || !row.auditOk())) {
+          && (!row.finished()
+              || row.couponsLeft() != Math.max(0, row.pool() - options.users())
+              || row.falseSoldOuts() > 0
+              || !row.auditOk())) {
         System.out.println("FAIL: " + row.run() + " did not finish W1 exactly");
         ok = false;
       }
@@ -254,9 +292,9 @@ public final class ClaimBenchmark {
         drop.execute("DROP TABLE bench_ceiling");
       }
       return new Row(
-          "ceiling before postgres (single-row inserts)",
+          "ceiling before postgres (single-row inserts)", options.coupons(),
           writes.sum() / wall, 1.0, p[0], p[1], p[2], 0, 0, 0, 0, 0, 0, 0, 0, wall, true, true,
-          recorder.peakThreads(), recorder.peakHeapMb());
+          recorder.peakThreads(), recorder.peakHeapMb(), 0, 0, 0, 0);
     }
   }
 
@@ -285,9 +323,9 @@ public final class ClaimBenchmark {
       double wall = (System.nanoTime() - started) / 1e9;
       double[] p = recorder.percentiles();
       return new Row(
-          "ceiling before " + before + " (single-document writes)",
+          "ceiling before " + before + " (single-document writes)", options.coupons(),
           writes.sum() / wall, 1.0, p[0], p[1], p[2], 0, 0, 0, 0, 0, 0, 0, 0, wall, true, true,
-          recorder.peakThreads(), recorder.peakHeapMb());
+          recorder.peakThreads(), recorder.peakHeapMb(), 0, 0, 0, 0);
     }
   }
 
@@ -308,7 +346,8 @@ public final class ClaimBenchmark {
           context.findBean(ContentionCounters.class).orElseGet(ContentionCounters::new);
       CampaignId campaign = new CampaignId("w1-" + strategy);
       campaigns.create(campaign, "W1 " + strategy, 1, null, null);
-      campaigns.generate(campaign, options.coupons(), new CodePrefix("W1-"));
+      double seedSeconds = seed(campaigns, campaign, options.coupons());
+      ReadCounts before = ReadCounts.of(context);
 
       AtomicInteger nextUser = new AtomicInteger();
       LongAdder busy = new LongAdder();
@@ -356,19 +395,35 @@ public final class ClaimBenchmark {
             }
           });
       double wall = (System.nanoTime() - started) / 1e9;
+      ReadCounts reads = ReadCounts.of(context).minus(before);
 
-      List<StoreBackend.StoredCoupon> coupons = store.coupons(campaign.value());
-      List<StoreBackend.StoredClaim> claimRecords = store.claims(campaign.value());
-      long assigned = coupons.stream().filter(StoreBackend.StoredCoupon::assigned).count();
-      long left = coupons.size() - assigned;
-      Set<String> named = new HashSet<>();
-      long duplicates = claimRecords.stream().filter(c -> !named.add(c.couponId())).count();
-      Instant emptyAt =
-          left > 0
-              ? Instant.MAX
-              : coupons.stream().map(StoreBackend.StoredCoupon::assignedAt).max(Instant::compareTo).orElseThrow();
-      long falseSoldOuts = soldOutAt.stream().filter(t -> t.isBefore(emptyAt)).count();
       AuditReport audit = context.getBean(AuditService.class).audit(campaign).orElseThrow();
+      long assigned;
+      long left;
+      long duplicates;
+      Instant emptyAt;
+      if (options.coupons() <= options.users()) {
+        // The pool can run out: read it directly for the moment it did.
+        List<StoreBackend.StoredCoupon> coupons = store.coupons(campaign.value());
+        List<StoreBackend.StoredClaim> claimRecords = store.claims(campaign.value());
+        assigned = coupons.stream().filter(StoreBackend.StoredCoupon::assigned).count();
+        left = coupons.size() - assigned;
+        Set<String> named = new HashSet<>();
+        duplicates = claimRecords.stream().filter(c -> !named.add(c.couponId())).count();
+        emptyAt =
+            left > 0
+                ? Instant.MAX
+                : coupons.stream().map(StoreBackend.StoredCoupon::assignedAt).max(Instant::compareTo).orElseThrow();
+      } else {
+        // More coupons than users: the pool never runs out, so every sold-out answer is false, and
+        // the counts come from the service's streamed audit (a direct read of a big pool would
+        // hold it in memory and outlast the test client's timeout).
+        assigned = audit.assigned();
+        left = audit.coupons() - audit.assigned();
+        duplicates = 0;
+        emptyAt = Instant.MAX;
+      }
+      long falseSoldOuts = soldOutAt.stream().filter(t -> t.isBefore(emptyAt)).count();
       double[] p = recorder.percentiles();
       double retried = counters.lostRaces() + counters.aborts() + busy.sum() + errors.sum();
       // Claims per second while the pool drains: up to the last assignment when all were taken.
@@ -378,6 +433,7 @@ public final class ClaimBenchmark {
               : Math.max(1e-3, Duration.between(startedAt, emptyAt).toNanos() / 1e9);
       return new Row(
           strategy,
+          options.coupons(),
           assigned / drain,
           assigned / drain / ceiling,
           p[0], p[1], p[2],
@@ -393,37 +449,94 @@ public final class ClaimBenchmark {
           unfinishedUsers.get() == 0,
           audit.ok(),
           recorder.peakThreads(),
-          recorder.peakHeapMb());
+          recorder.peakHeapMb(),
+          reads.reads() / (double) options.users(),
+          reads.queries() / (double) options.users(),
+          reads.queries() * (double) options.coupons() / options.users(),
+          seedSeconds);
     }
   }
 
-  private static Map<String, Object> postgresProperties(StoreBackend postgres) {
-    // the test secrets: a PostgreSQL given by URL refuses the published development ones
-    Map<String, Object> properties =
-        new HashMap<>(ServiceInstance.withTestDefaults(postgres.properties()));
+  /**
+   * Seeds the pool in calls of at most {@code flashclaim.seeding.max-codes-per-request} generated
+   * codes, as an operator would, and prints the time and the heap in use after the last call.
+   */
+  private static double seed(CampaignService campaigns, CampaignId campaign, int coupons) {
+    int perCall = 100_000;
+    long started = System.nanoTime();
+    for (int left = coupons; left > 0; left -= perCall) {
+      campaigns.generate(campaign, Math.min(perCall, left), new CodePrefix("W1-"));
+    }
+    double seconds = (System.nanoTime() - started) / 1e9;
+    Runtime rt = Runtime.getRuntime();
+    System.out.printf(
+        Locale.ROOT,
+        "seeded %,d coupons in %.1f s (%,.0f per s), heap in use %d MB%n",
+        coupons, seconds, coupons / seconds, (rt.totalMemory() - rt.freeMemory()) >> 20);
+    return seconds;
+  }
+
+  /**
+   * Store reads so far: on Firestore, documents read as production bills them and queries sent
+   * ({@link ReadCounter}); on PostgreSQL, rows read from the coupon and claim tables (sequential
+   * and index reads, from {@code pg_stat_user_tables}) and no queries.
+   */
+  private record ReadCounts(long reads, long queries) {
+    ReadCounts minus(ReadCounts earlier) {
+      return new ReadCounts(reads - earlier.reads, queries - earlier.queries);
+    }
+
+    static ReadCounts of(ApplicationContext context) throws Exception {
+      Optional<ReadCounter> firestore = context.findBean(ReadCounter.class);
+      if (firestore.isPresent()) {
+        return new ReadCounts(firestore.get().reads(), firestore.get().queries());
+      }
+      Thread.sleep(1_000); // PostgreSQL publishes its table statistics with a delay
+      try (Connection c = context.getBean(DataSource.class).getConnection();
+          Statement read = c.createStatement()) {
+        read.execute("SELECT pg_stat_clear_snapshot()");
+        try (ResultSet row =
+            read.executeQuery(
+                "SELECT coalesce(sum(coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0)), 0)"
+                    + " FROM pg_stat_user_tables WHERE relname IN ('coupons', 'claims')")) {
+          row.next();
+          return new ReadCounts(row.getLong(1), 0);
+        }
+      }
+    }
+  }
+
+  static Map<String, Object> postgresProperties(StoreBackend postgres) {
+    Map<String, Object> properties = new HashMap<>(postgres.properties());
     properties.remove("flashclaim.postgres.pool-size"); // the service's default
+    // The embedded server's URL is given explicitly, so the development secrets are refused.
+    properties.put("flashclaim.auth.hs256-secret", Tokens.SECRET);
+    properties.put("flashclaim.webhooks.secret", Webhooks.SECRET);
+    properties.put("flashclaim.admission.ticket-secret", ServiceInstance.TICKET_SECRET);
     properties.put("micronaut.health.monitor.enabled", false);
     return properties;
   }
 
-  private static Map<String, Object> firestore(String strategy) {
+  static Map<String, Object> firestore(String strategy) {
     Map<String, Object> properties = new HashMap<>();
     properties.put("flashclaim.firestore.project-id", TestEmulator.PROJECT);
     properties.put("flashclaim.firestore.emulator-host", TestEmulator.host());
     properties.put("flashclaim.firestore.embedded", "false");
     properties.put("flashclaim.claim.strategy", strategy);
     properties.put("micronaut.health.monitor.enabled", false);
+    properties.put(ReadCounter.PROPERTY, "true");
     return properties;
   }
 
   private static void print(Row row) {
     System.out.printf(
         Locale.ROOT,
-        "%-52s %8.1f/s (%.2f of ceiling)  p50 %7.1f ms  p95 %7.1f ms  p99 %7.1f ms  retried %6.2f/claim  assigned %d"
-            + "  dup %d  false-sold-out %d  left %d  %.1f s%s%n",
-        row.run(), row.perSecond(), row.ofCeiling(), row.p50Ms(), row.p95Ms(), row.p99Ms(),
-        row.retriedOrAbortedPerClaim(), row.assigned(), row.duplicates(), row.falseSoldOuts(),
-        row.couponsLeft(), row.wallSeconds(), row.finished() ? "" : "  (capped: partial)");
+        "%-52s pool %,9d %8.1f/s (%.2f of ceiling)  p50 %7.1f ms  p95 %7.1f ms  p99 %7.1f ms  retried %6.2f/claim"
+            + "  reads %.2f/claim  queries %.3f/claim  assigned %d  dup %d  false-sold-out %d  left %d  %.1f s%s%n",
+        row.run(), row.pool(), row.perSecond(), row.ofCeiling(), row.p50Ms(), row.p95Ms(), row.p99Ms(),
+        row.retriedOrAbortedPerClaim(), row.readsPerClaim(), row.queriesPerClaim(), row.assigned(),
+        row.duplicates(), row.falseSoldOuts(), row.couponsLeft(), row.wallSeconds(),
+        row.finished() ? "" : "  (capped: partial)");
   }
 
   private static String markdown(Options options, List<Row> rows) {
@@ -431,23 +544,47 @@ public final class ClaimBenchmark {
     md.append(
         String.format(
             Locale.ROOT,
-            "W1 in-process, %d users, %d coupons, %d workers, cap %d s; %s; %d cores, Java %s%n%n",
-            options.users(), options.coupons(), options.concurrency(), options.capSeconds(),
-            Instant.now().toString().substring(0, 10),
-            Runtime.getRuntime().availableProcessors(), System.getProperty("java.version")));
+            "W1 in-process, %d users, pools of %s coupons, %d workers, cap %d s.%n%n"
+                + "- date: %s%n- machine: %d cores, %d GiB, %s %s, Java %s%n- command: `%s`%n%n",
+            options.users(), options.poolSizes(), options.concurrency(), options.capSeconds(),
+            Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MINUTES),
+            Runtime.getRuntime().availableProcessors(),
+            ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                    .getTotalMemorySize()
+                >> 30,
+            System.getProperty("os.name"), System.getProperty("os.version"),
+            System.getProperty("java.version"), options.command()));
     md.append(
-        "| run | per s | of ceiling | p50 ms | p95 ms | p99 ms | retried or aborted per claim | assigned |"
-            + " sold-out answers | duplicates | false sold-outs | coupons left | wall s | finished |"
+        "| run | pool | seeding s | per s | of ceiling | p50 ms | p95 ms | p99 ms | retried or aborted per claim |"
+            + " store reads per claim | queries per claim | emulator documents scanned per claim (est.) |"
+            + " assigned | sold-out answers | duplicates | false sold-outs | coupons left | wall s | finished |"
             + " peak threads | peak heap MB |\n");
-    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (Row r : rows) {
       md.append(
           String.format(
               Locale.ROOT,
-              "| %s | %.1f | %.2f | %.1f | %.1f | %.1f | %.2f | %d | %d | %d | %d | %d | %.1f | %s | %d | %d |%n",
-              r.run(), r.perSecond(), r.ofCeiling(), r.p50Ms(), r.p95Ms(), r.p99Ms(), r.retriedOrAbortedPerClaim(),
+              "| %s | %d | %.1f | %.1f | %.2f | %.1f | %.1f | %.1f | %.2f | %.2f | %.3f | %.0f | %d | %d | %d | %d | %d"
+                  + " | %.1f | %s | %d | %d |%n",
+              r.run(), r.pool(), r.seedSeconds(), r.perSecond(), r.ofCeiling(), r.p50Ms(), r.p95Ms(), r.p99Ms(),
+              r.retriedOrAbortedPerClaim(), r.readsPerClaim(), r.queriesPerClaim(), r.emulatorScannedPerClaim(),
               r.assigned(), r.soldOutAnswers(), r.duplicates(), r.falseSoldOuts(), r.couponsLeft(),
               r.wallSeconds(), r.finished() ? "yes" : "no (capped)", r.peakThreads(), r.peakHeapMb()));
+    }
+    md.append(
+        "\nStore reads: Firestore documents as production bills them (a query finding nothing counts one);"
+            + " PostgreSQL rows read from the coupon and claim tables. The emulator also scans a query's whole"
+            + " collection, which production does not: the estimate is queries x pool size.\n");
+    for (String run : rows.stream().map(Row::run).filter(r -> !r.startsWith("ceiling")).distinct().toList()) {
+      List<Row> curve = rows.stream().filter(r -> r.run().equals(run)).toList();
+      if (curve.size() > 1 && curve.get(0).perSecond() > 0) {
+        StringBuilder line = new StringBuilder("Claims per second of " + run + " by pool, relative to "
+            + curve.get(0).pool() + ":");
+        for (Row r : curve) {
+          line.append(String.format(Locale.ROOT, " %d: %.2f;", r.pool(), r.perSecond() / curve.get(0).perSecond()));
+        }
+        md.append(line).append('\n');
+      }
     }
     Row best = rows.stream().filter(r -> r.run().equals(DEFAULT_STRATEGY)).findFirst().orElse(null);
     if (best != null) {
@@ -457,7 +594,7 @@ public final class ClaimBenchmark {
               "%nDefault (%s): %.2f of the emulator ceiling measured just before it.%n",
               DEFAULT_STRATEGY, best.ofCeiling()));
       for (Row r : rows) {
-        if (r != best && r.perSecond() > 0 && !r.run().startsWith("ceiling")) {
+        if (r.pool() == best.pool() && r != best && r.perSecond() > 0 && !r.run().startsWith("ceiling")) {
           md.append(
               String.format(
                   Locale.ROOT,

@@ -9,7 +9,8 @@ import java.util.OptionalLong;
 
 /**
  * The campaign status on Firestore (the emulator); stock reads are also counted at the store, as
- * the count aggregations the instance's client sends (two per stock read).
+ * the aggregation queries the instance's client sends (two per stock read: a count of the claim
+ * records and a sum of the seeding records).
  */
 class FirestoreCampaignStatusTest extends CampaignStatusContract {
   private final StoreBackend backend = new FirestoreBackend();

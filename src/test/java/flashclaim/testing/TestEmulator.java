@@ -12,6 +12,8 @@ import java.util.Optional;
  */
 public final class TestEmulator {
   public static final String PROJECT = "demo-flashclaim-test";
+  /** System property with the emulator's maximum heap (default 512m); big benchmark pools need more. */
+  public static final String HEAP_PROPERTY = "flashclaim.test.emulator-heap";
   private static FirestoreEmulator emulator;
   private static Firestore client;
 
@@ -24,7 +26,7 @@ public final class TestEmulator {
           FirestoreEmulator.start(
               FirestoreEmulator.locateJar(Optional.ofNullable(System.getenv(FirestoreEmulator.JAR_ENV))),
               0,
-              "512m",
+              System.getProperty(HEAP_PROPERTY, "512m"),
               Duration.ofSeconds(60));
       Runtime.getRuntime()
           .addShutdownHook(

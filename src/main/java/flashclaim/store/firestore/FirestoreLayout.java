@@ -14,6 +14,7 @@ import flashclaim.campaign.CouponCode;
  * campaigns/{campaignId}
  * campaigns/{campaignId}/coupons/{couponId}   couponId = first 128 bits of SHA-256(code), hex
  * campaigns/{campaignId}/claims/{claimId}     claimId = userKey for slot 0, userKey-slot after
+ * campaigns/{campaignId}/seedings/{autoId}    one per committed seeding batch: {@code added}
  * locks/{lockId}                              lockId = SHA-256(lock key), hex
  * guards/{lockId}                             lockId = SHA-256 of the guarded resource's key
  * idempotency/{recordId}                      recordId = SHA-256 of caller + "\n" + key
@@ -29,7 +30,9 @@ import flashclaim.campaign.CouponCode;
  * before a call's first coupon is written) and that ended ({@code seedingsEnded}, moved after its
  * last), and holds {@code seedingUntil}, the latest moment until which a call that began may still
  * write: the additions counter of the sold-out fast path, written twice per seeding call and never
- * per coupon. All three are absent until the first seeding.
+ * per coupon. All three are absent until the first seeding. Each seeding batch also creates a
+ * seeding record holding how many coupons the batch created, in the same atomic batch: the sum of
+ * a campaign's records is its number of coupons, read without counting them.
  *
  * <p>A coupon that a shop reported redeemed also holds {@code redemptionState} ({@code redeemed}, or
  * {@code assigned} after the order was cancelled), the {@code orderId} of the last redemption event
@@ -44,6 +47,7 @@ final class FirestoreLayout {
   static final String CAMPAIGNS = "campaigns";
   static final String COUPONS = "coupons";
   static final String CLAIMS = "claims";
+  static final String SEEDINGS = "seedings";
   static final String LOCKS = "locks";
 
   // campaign fields
@@ -66,6 +70,9 @@ final class FirestoreLayout {
   static final String ORDER_ID = "orderId";
   static final String REDEEMED_AT = "redeemedAt";
   static final String CANCELLED_AT = "cancelledAt";
+
+  // seeding record fields
+  static final String ADDED = "added";
 
   // claim fields
   static final String COUPON_ID = "couponId";
@@ -101,6 +108,10 @@ final class FirestoreLayout {
 
   static CollectionReference claims(Firestore db, CampaignId id) {
     return campaign(db, id).collection(CLAIMS);
+  }
+
+  static CollectionReference seedings(Firestore db, CampaignId id) {
+    return campaign(db, id).collection(SEEDINGS);
   }
 
   static DocumentReference lock(Firestore db, String lockId) {

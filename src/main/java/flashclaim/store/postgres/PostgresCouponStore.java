@@ -1,7 +1,6 @@
 package flashclaim.store.postgres;
 
 import flashclaim.StoreException;
-import flashclaim.audit.AuditStore;
 import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CouponCode;
 import flashclaim.campaign.CouponStore;
@@ -22,12 +21,11 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Seeding, stock and the audit's full read, on PostgreSQL. Seeding inserts the codes as one array
+ * Seeding and stock, on PostgreSQL. Seeding inserts the codes as one array
  * parameter per statement ({@code flashclaim.postgres.seed-batch-size} codes, {@code
  * seed-parallelism} statements at a time), skipping codes that exist ({@code ON CONFLICT DO
  * NOTHING}); each batch commits on its own and logs its progress, so a repeated request adds what
@@ -37,9 +35,8 @@ import org.slf4j.LoggerFactory;
  */
 @Singleton
 @Requires(bean = PostgresCalls.class)
-final class PostgresCouponStore implements CouponStore, AuditStore {
+final class PostgresCouponStore implements CouponStore {
   private static final Logger LOG = LoggerFactory.getLogger(PostgresCouponStore.class);
-  private static final int AUDIT_FETCH = 5_000;
 
   private final PostgresCalls db;
   private final PostgresConfig config;
@@ -183,66 +180,6 @@ final class PostgresCouponStore implements CouponStore, AuditStore {
             row.next();
             return new Stock(row.getLong(1), row.getLong(2));
           }
-        });
-  }
-
-  @Override
-  public void forEachCoupon(CampaignId campaign, Consumer<CouponRow> consumer) {
-    forEachRow(
-        "read coupons for the audit",
-        "SELECT code, assigned_to, claim_slot FROM coupons WHERE campaign_id = ?",
-        campaign,
-        row -> {
-          String holder = row.getString("assigned_to");
-          consumer.accept(
-              new CouponRow(
-                  row.getString("code"),
-                  row.getString("code"),
-                  holder != null,
-                  holder,
-                  holder == null ? null : PostgresLayout.claimId(holder, row.getInt("claim_slot"))));
-        });
-  }
-
-  @Override
-  public void forEachClaim(CampaignId campaign, Consumer<ClaimRow> consumer) {
-    forEachRow(
-        "read claims for the audit",
-        "SELECT user_key, slot, code FROM claims WHERE campaign_id = ?",
-        campaign,
-        row -> {
-          String user = row.getString("user_key");
-          int slot = row.getInt("slot");
-          consumer.accept(
-              new ClaimRow(
-                  PostgresLayout.claimId(user, slot),
-                  user,
-                  slot,
-                  row.getString("code"),
-                  row.getString("code")));
-        });
-  }
-
-  /** A row handler that may throw what JDBC throws. */
-  @FunctionalInterface
-  private interface RowHandler {
-    void accept(ResultSet row) throws SQLException;
-  }
-
-  /** Streams the rows through a cursor ({@link #AUDIT_FETCH} at a time), in one transaction. */
-  private void forEachRow(String what, String sql, CampaignId campaign, RowHandler each) {
-    db.inTransaction(
-        what,
-        connection -> {
-          try (PreparedStatement select = PostgresCalls.prepare(connection, sql, campaign.value())) {
-            select.setFetchSize(AUDIT_FETCH);
-            try (ResultSet row = select.executeQuery()) {
-              while (row.next()) {
-                each.accept(row);
-              }
-            }
-          }
-          return null;
         });
   }
 }

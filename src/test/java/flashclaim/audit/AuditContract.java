@@ -1,0 +1,135 @@
+package flashclaim.audit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flashclaim.testing.Api;
+import flashclaim.testing.Claimer;
+import flashclaim.testing.MultiInstanceTest;
+import flashclaim.testing.Tokens;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The audit reads a campaign as a stream of pages from one consistent view, through {@value
+ * MultiInstanceTest#INSTANCES} instances on one store: while users claim through every instance,
+ * each audit sees every claim whole or not at all (G1, G2 and G5 hold in each, assigned coupons
+ * equal claim records), and its page count shows that it read in pages of the configured size
+ * rather than all at once. Subclassed per store.
+ */
+public abstract class AuditContract extends MultiInstanceTest {
+  static final int PAGE = 500;
+  static final int COUPONS = 4_000;
+  static final int USERS = 1_500;
+
+  @Override
+  protected Map<String, Object> instanceProperties() {
+    return Map.of("flashclaim.audit.page-size", PAGE, "flashclaim.audit.fetch-size", PAGE);
+  }
+
+  @Test
+  void everyAuditDuringClaimsSeesAConsistentViewReadInPages() throws Exception {
+    String campaign = newCampaign(1, COUPONS);
+    AtomicInteger claimed = new AtomicInteger();
+    CompletableFuture<List<Claimer.Result>> claims =
+        CompletableFuture.supplyAsync(
+            () -> {
+              try {
+                return runAll(
+                    USERS,
+                    i ->
+                        () -> {
+                          Claimer.Result result = Claimer.claimUntilFinal(instance(i), campaign, "u" + i);
+                          claimed.incrementAndGet();
+                          return result;
+                        });
+              } catch (Exception e) {
+                throw new IllegalStateException(e);
+              }
+            });
+    while (claimed.get() < USERS / 10 && !claims.isDone()) {
+      Thread.sleep(10); // the first audit starts with claims under way
+    }
+    List<Long> seen = new ArrayList<>();
+    int round = 0;
+    while (!claims.isDone()) {
+      Map<String, Object> report = audit(round++, campaign);
+      assertThat(report.get("ok")).as(report.toString()).isEqualTo(true);
+      assertThat(number(report, "coupons")).isEqualTo(COUPONS);
+      assertThat(number(report, "claims")).as(report.toString()).isEqualTo(number(report, "assigned"));
+      seen.add(number(report, "assigned"));
+    }
+    assertThat(claims.get(300, TimeUnit.SECONDS))
+        .allSatisfy(r -> assertThat(r.status()).as(r.toString()).isEqualTo(201));
+    assertThat(seen).as("audits taken while claims ran").anyMatch(n -> n > 0 && n < USERS);
+
+    Map<String, Object> last = audit(0, campaign);
+    assertThat(last).containsEntry("ok", true).containsEntry("problemCount", 0);
+    assertThat(number(last, "coupons")).isEqualTo(COUPONS);
+    assertThat(number(last, "assigned")).isEqualTo(USERS);
+    assertThat(number(last, "claims")).isEqualTo(USERS);
+    // Each sequence reads full pages and then one short (or empty) page.
+    long fullPages = COUPONS / PAGE + USERS / PAGE;
+    assertThat(number(last, "pages")).isBetween(fullPages, fullPages + 2);
+    assertStoreConsistent(campaign, USERS);
+  }
+
+  /**
+   * Writes, past the service, a second claim record naming {@code heldCode}'s coupon with slot 5
+   * (G1, and G2 with a per-user limit of 1), and marks {@code freeCode}'s coupon assigned to a
+   * holder without a claim record (G5).
+   */
+  protected abstract void corrupt(String campaign, String heldCode, String freeCode) throws Exception;
+
+  @Test
+  void theAuditNamesEachBrokenGuarantee() throws Exception {
+    String campaign = newCampaign(1, 12);
+    List<Claimer.Result> claims =
+        runAll(6, i -> () -> Claimer.claimUntilFinal(instance(i), campaign, "holder" + i));
+    assertThat(claims).allSatisfy(r -> assertThat(r.status()).isEqualTo(201));
+    assertThat(audit(0, campaign)).containsEntry("ok", true).containsEntry("problemCount", 0);
+    String held = claims.get(0).code();
+    String free =
+        backend().coupons(campaign).stream()
+            .filter(c -> !c.assigned())
+            .findFirst()
+            .orElseThrow()
+            .code();
+
+    corrupt(campaign, held, free);
+
+    for (int i = 0; i < INSTANCES; i++) {
+      Map<String, Object> report = audit(i, campaign);
+      assertThat(report)
+          .as(report.toString())
+          .containsEntry("ok", false)
+          .containsEntry("assigned", 7)
+          .containsEntry("claims", 7)
+          .containsEntry("problemCount", 4);
+      @SuppressWarnings("unchecked")
+      List<String> problems = (List<String>) report.get("problems");
+      assertThat(problems)
+          .as(report.toString())
+          .hasSize(4)
+          .anySatisfy(p -> assertThat(p).startsWith("G1: coupon ").contains("named by 2 claim records"))
+          .anySatisfy(p -> assertThat(p).startsWith("G2: claim ").endsWith(" uses slot 5"))
+          .anySatisfy(p -> assertThat(p).startsWith("G5: claim ").contains(", held by "))
+          .anySatisfy(p -> assertThat(p).startsWith("G5: assigned coupon ").contains("no matching claim record"));
+    }
+  }
+
+  private Map<String, Object> audit(int instance, String campaign) {
+    Api.Response audit =
+        Api.get(instance(instance), "/v1/admin/campaigns/" + campaign + "/audit", Tokens.admin());
+    assertThat(audit.status()).as(audit.body()).isEqualTo(200);
+    return audit.json();
+  }
+
+  private static long number(Map<String, Object> report, String field) {
+    return ((Number) report.get(field)).longValue();
+  }
+}

@@ -1,0 +1,36 @@
+package flashclaim.audit;
+
+import com.google.cloud.firestore.DocumentReference;
+import com.google.cloud.firestore.Firestore;
+import flashclaim.Sha256;
+import flashclaim.testing.FirestoreBackend;
+import flashclaim.testing.StoreBackend;
+import flashclaim.testing.TestEmulator;
+import java.util.Map;
+
+/** The streamed, consistent audit on Firestore (the emulator). */
+class FirestoreAuditTest extends AuditContract {
+  private final StoreBackend backend = new FirestoreBackend();
+
+  @Override
+  protected StoreBackend backend() {
+    return backend;
+  }
+
+  @Override
+  protected void corrupt(String campaign, String heldCode, String freeCode) throws Exception {
+    Firestore db = TestEmulator.firestore();
+    DocumentReference campaignDoc = db.collection("campaigns").document(campaign);
+    String intruder = Sha256.hex("intruder");
+    campaignDoc
+        .collection("claims")
+        .document(intruder + "-5")
+        .create(Map.of("couponId", Sha256.hex(heldCode, 16), "code", heldCode))
+        .get();
+    campaignDoc
+        .collection("coupons")
+        .document(Sha256.hex(freeCode, 16))
+        .update(Map.of("isAssigned", true, "assignedTo", Sha256.hex("squatter")))
+        .get();
+  }
+}

@@ -1,0 +1,37 @@
+package flashclaim.audit;
+
+import flashclaim.testing.PostgresBackend;
+import flashclaim.testing.StoreBackend;
+import flashclaim.testing.TestPostgres;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+
+/** The streamed, consistent audit on PostgreSQL. */
+class PostgresAuditTest extends AuditContract {
+  private final StoreBackend backend = new PostgresBackend();
+
+  @Override
+  protected StoreBackend backend() {
+    return backend;
+  }
+
+  @Override
+  protected void corrupt(String campaign, String heldCode, String freeCode) throws Exception {
+    try (Connection c = TestPostgres.connect();
+        PreparedStatement claim =
+            c.prepareStatement(
+                "INSERT INTO claims (campaign_id, user_key, slot, code, claimed_at)"
+                    + " VALUES (?, 'intruder', 5, ?, now())");
+        PreparedStatement squat =
+            c.prepareStatement(
+                "UPDATE coupons SET assigned_to = 'squatter', claim_slot = 0, assigned_at = now()"
+                    + " WHERE campaign_id = ? AND code = ?")) {
+      claim.setString(1, campaign);
+      claim.setString(2, heldCode);
+      claim.executeUpdate();
+      squat.setString(1, campaign);
+      squat.setString(2, freeCode);
+      squat.executeUpdate();
+    }
+  }
+}
