@@ -31,11 +31,6 @@ import java.util.List;
  * @param ticketSecret the HMAC key of the {@code Flashclaim-Ticket}, at least 32 bytes, the same on
  *     every instance (env {@code FLASHCLAIM_ADMISSION_TICKET_SECRET})
  * @param ticketTtl how long after a user's first arrival their ticket keeps their place
- * @param promiseGrace how long past its Retry-After a refused claim's place is held for it on the
- *     instance that refused it: until then, claims of users who arrived later count it as ahead of
- *     them, so that they do not take the slots meant for users who clicked earlier and were told to
- *     wait
- * @param maxPromised the most places held for refused claims on one instance, a hard bound
  */
 @ConfigurationProperties("flashclaim.admission")
 public record AdmissionConfig(
@@ -49,9 +44,7 @@ public record AdmissionConfig(
     @Bindable(defaultValue = "0.5") double retryJitter,
     @Bindable(defaultValue = "0.05") double serviceTimeSmoothing,
     @Bindable(defaultValue = DEVELOPMENT_SECRET) String ticketSecret,
-    @Bindable(defaultValue = "10m") Duration ticketTtl,
-    @Bindable(defaultValue = "2s") Duration promiseGrace,
-    @Bindable(defaultValue = "100000") int maxPromised) {
+    @Bindable(defaultValue = "10m") Duration ticketTtl) {
 
   /** The names of the limit algorithms. */
   public static final List<String> LIMITS = List.of("gradient2", "vegas", "fixed");
@@ -80,9 +73,6 @@ public record AdmissionConfig(
             && !ticketTtl.isZero(),
         "flashclaim.admission: work-reserve and max-retry-after must not be negative, ticket-ttl"
             + " must be positive");
-    require(
-        !promiseGrace.isNegative() && maxPromised >= 0,
-        "flashclaim.admission: promise-grace and max-promised must not be negative");
     require(retryJitter >= 0, "flashclaim.admission.retry-jitter must not be negative");
     require(
         serviceTimeSmoothing > 0 && serviceTimeSmoothing <= 1,

@@ -118,8 +118,6 @@ public final class FairAdmission {
   private long sequence;
   /** Guarded by {@code lock}. */
   private boolean draining;
-  /** Refused claims expected back, by their users' first arrival; guarded by {@code lock}. */
-  private final Promises promises;
   /** Mean seconds a claim holds its slot; NaN until one has; guarded by {@code lock}. */
   private double meanHoldSeconds = Double.NaN;
 
@@ -141,7 +139,6 @@ public final class FairAdmission {
     this.clock = clock;
     this.timer = timer;
     this.random = random;
-    this.promises = new Promises(config.maxPromised(), config.promiseGrace());
     for (Reason reason : Reason.values()) {
       refused.put(reason, new LongAdder());
     }
@@ -153,42 +150,27 @@ public final class FairAdmission {
    * thread that frees the slot or ends the wait; cancelling it withdraws the claim.
    */
   public CompletionStage<Entry> enter(Instant arrival, Instant waitUntil) {
-    return enter(arrival, waitUntil, false);
-  }
-
-  /**
-   * {@link #enter(Instant, Instant)} for a claim that may come back after a refusal ({@code
-   * returning}: its ticket holds an earlier first arrival), which takes up the place it was
-   * promised. Users refused earlier and expected back count as ahead of a later arrival, so that
-   * later clickers do not take the slots meant for them while they wait out their Retry-After.
-   */
-  public CompletionStage<Entry> enter(Instant arrival, Instant waitUntil, boolean returning) {
     Waiter waiter;
     List<Runnable> effects = new ArrayList<>();
     synchronized (lock) {
       if (draining) {
-        return CompletableFuture.completedFuture(refusal(Reason.SHUTTING_DOWN, 0, null));
-      }
-      Instant now = clock.instant();
-      if (returning) {
-        promises.keep(arrival);
+        return CompletableFuture.completedFuture(refusal(Reason.SHUTTING_DOWN, 0));
       }
       waiter = new Waiter(arrival, sequence++);
       queue.add(waiter);
       admitWhileFree(effects);
       while (queue.size() > maxQueued) {
         Waiter latest = queue.pollLast();
-        int ahead = queue.size() + promises.before(latest.arrival, clock.instant());
-        effects.add(latest.refuse(refusal(Reason.QUEUE_FULL, ahead, latest.arrival)));
+        effects.add(latest.refuse(refusal(Reason.QUEUE_FULL, queue.size())));
       }
       if (queue.contains(waiter)) {
-        int ahead = ahead(waiter) + promises.before(arrival, now);
-        Duration wait = Duration.between(now, waitUntil);
+        int ahead = ahead(waiter);
+        Duration wait = Duration.between(clock.instant(), waitUntil);
         if (wait.isNegative()
             || wait.isZero()
             || expectedWaitSeconds(ahead) > wait.toNanos() / 1e9) {
           queue.remove(waiter);
-          effects.add(waiter.refuse(refusal(Reason.DEADLINE, ahead, arrival)));
+          effects.add(waiter.refuse(refusal(Reason.DEADLINE, ahead)));
         } else {
           waiter.cancelTimer = timer.schedule(wait, () -> expire(waiter));
         }
@@ -210,7 +192,7 @@ public final class FairAdmission {
     synchronized (lock) {
       draining = true;
       for (Waiter waiter : queue) {
-        effects.add(waiter.refuse(refusal(Reason.SHUTTING_DOWN, 0, null)));
+        effects.add(waiter.refuse(refusal(Reason.SHUTTING_DOWN, 0)));
       }
       queue.clear();
     }
@@ -307,7 +289,7 @@ public final class FairAdmission {
       }
       int ahead = ahead(waiter);
       queue.remove(waiter);
-      refuse = waiter.refuse(refusal(Reason.DEADLINE, ahead, waiter.arrival));
+      refuse = waiter.refuse(refusal(Reason.DEADLINE, ahead));
     }
     run(List.of(refuse));
   }
@@ -353,24 +335,10 @@ public final class FairAdmission {
     }
   }
 
-  /**
-   * Counts a refusal and, for a claim told to come back ({@code arrival} not null), promises its
-   * place until a grace after its Retry-After; must hold {@code lock}.
-   */
-  private Entry.Refused refusal(Reason reason, int ahead, Instant arrival) {
+  /** Counts a refusal; must hold {@code lock}. */
+  private Entry.Refused refusal(Reason reason, int ahead) {
     refused.get(reason).increment();
-    Duration retryAfter = retryAfter(ahead);
-    if (arrival != null) {
-      promises.promise(arrival, clock.instant().plus(retryAfter));
-    }
-    return new Entry.Refused(reason, retryAfter);
-  }
-
-  /** Refused claims expected back now. */
-  public int promised() {
-    synchronized (lock) {
-      return promises.size(clock.instant());
-    }
+    return new Entry.Refused(reason, retryAfter(ahead));
   }
 
   /**

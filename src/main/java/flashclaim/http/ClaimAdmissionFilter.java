@@ -94,8 +94,7 @@ final class ClaimAdmissionFilter implements Ordered, ConditionalFilter {
     Instant waitUntil = arrived.plus(claims.deadline()).minus(config.workReserve());
     // Cancelled (the client went away) while it waits, the claim leaves the line; a slot that
     // arrives just as it is cancelled is discarded, and given back.
-    boolean returning = firstArrival.isBefore(arrived);
-    return Mono.fromCompletionStage(admission.enter(firstArrival, waitUntil, returning))
+    return Mono.fromCompletionStage(admission.enter(firstArrival, waitUntil))
         .flatMap(
             entry ->
                 entry instanceof FairAdmission.Entry.Admitted admitted

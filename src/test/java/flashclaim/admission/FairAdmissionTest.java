@@ -164,36 +164,6 @@ class FairAdmissionTest {
     assertThat(admission.queued()).isEqualTo(4);
   }
 
-  /**
-   * G7 across a refusal: a user refused and told to come back keeps a place ahead of users who
-   * clicked later, for a grace after their Retry-After; coming back takes the place up. With
-   * claims held 100 ms each and a limit of 1, a later arrival with 150 ms to wait would be next
-   * (100 ms), but the earlier user's promised place puts its turn at 200 ms: it is refused.
-   */
-  @Test
-  void aRefusedUserKeepsAPlaceAheadOfLaterArrivalsUntilTheyComeBack() {
-    FairAdmission admission = admission(1, 10, () -> 0.0);
-    measureHoldTime(admission, Duration.ofMillis(100));
-    admitted(admission.enter(clock.instant(), LATER));
-    Instant early = clock.instant();
-    assertThat(refused(admission.enter(early, clock.instant().plusMillis(50))).reason())
-        .isEqualTo(Reason.DEADLINE);
-    assertThat(admission.promised()).isEqualTo(1);
-
-    clock.move(Duration.ofSeconds(1));
-    Entry.Refused later = refused(admission.enter(clock.instant(), clock.instant().plusMillis(150)));
-    assertThat(later.retryAfter()).isEqualTo(Duration.ofMillis(200)); // one promised, one to run
-    assertThat(admission.promised()).as("the later arrival's place is promised too").isEqualTo(2);
-
-    CompletionStage<Entry> back =
-        admission.enter(early, clock.instant().plusMillis(150), true); // its ticket's arrival
-    assertThat(back.toCompletableFuture()).isNotDone(); // next in line: waits for the slot
-    assertThat(admission.promised()).isEqualTo(1);
-
-    clock.move(Duration.ofSeconds(3)); // past Retry-After and the 2 s grace: the promise lapses
-    assertThat(admission.promised()).isZero();
-  }
-
   /** Retry-After: the expected turn plus up to half of it (at least a second) more, capped. */
   @Test
   void retryAfterFollowsThePlaceInLineAndIsSpreadByJitter() {
@@ -336,7 +306,7 @@ class FairAdmissionTest {
       AdmissionConfig config =
           new AdmissionConfig(
               limit, 20, 8, 64, 16, Duration.ZERO, Duration.ofSeconds(30), 0.5, 0.05,
-              AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), Duration.ofSeconds(2), 1000);
+              AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10));
       assertThat(AdmissionFactory.limiter(config).getLimit()).as(limit).isEqualTo(20);
     }
   }
@@ -352,7 +322,7 @@ class FairAdmissionTest {
     AdmissionConfig config =
         new AdmissionConfig(
             "fixed", limit, 1, limit, maxQueued, Duration.ZERO, Duration.ofSeconds(30), 0.5, 1,
-            AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), Duration.ofSeconds(2), 1000);
+            AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10));
     return new FairAdmission(config, AdmissionFactory.limiter(config), clock, timer, random);
   }
 
