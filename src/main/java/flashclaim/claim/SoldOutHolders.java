@@ -69,7 +69,10 @@ public class SoldOutHolders {
     return snapshot.mayHold(keyBits(user.key()));
   }
 
-  /** Snapshots this instance has read (each one read of all the campaign's claim records). */
+  /**
+   * Snapshots this instance has read and put in use (each one read of all the campaign's claim
+   * records).
+   */
   public long loads() {
     return loads.sum();
   }
@@ -106,12 +109,12 @@ public class SoldOutHolders {
                 }
                 keys[0][size[0]++] = keyBits(userKey);
               });
-      loads.increment();
       Snapshot read =
           complete
               ? Snapshot.of(loading.proof(), keys[0], size[0])
               : Snapshot.tooBig(loading.proof());
       snapshots.asMap().replace(campaign.id(), loading, read);
+      loads.increment(); // once in use
     } catch (RuntimeException e) {
       LOG.warn(
           "reading the holders of campaign {} failed; its claims read holdings: {}",
