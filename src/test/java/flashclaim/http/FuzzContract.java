@@ -79,6 +79,10 @@ abstract class FuzzContract {
       properties.put("flashclaim.seeding.max-codes-per-request", MAX_CODES);
       // A reseeded store is seen at once, not after the campaign cache expires.
       properties.put("flashclaim.claim.campaign-cache-ttl", "0s");
+      // Reseeding wipes the store under the running instance and starts the campaign's additions
+      // counter again, which the sold-out fast path relies on never falling: without it, a proof
+      // made before the wipe could hold for the reseeded pool.
+      properties.put("flashclaim.sold-out.fast-path", "false");
       // One request at a time on a loaded machine: no claim should run into the deadline.
       properties.put("flashclaim.claim.deadline", "20s");
       Target target = new Target(backend, ServiceInstance.start(properties));
