@@ -11,6 +11,7 @@ import jakarta.inject.Singleton;
 import java.util.Arrays;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.LongStream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,7 +79,7 @@ public class SoldOutHolders {
   }
 
   private void load(Campaign campaign, PoolAdditions proof, Snapshot replaced) {
-    Snapshot loading = Snapshot.loading(proof);
+    Snapshot loading = new Snapshot(proof, null);
     boolean mine =
         replaced == null
             ? snapshots.asMap().putIfAbsent(campaign.id(), loading) == null
@@ -94,25 +95,16 @@ public class SoldOutHolders {
   }
 
   private void read(Campaign campaign, Snapshot loading) {
-    int max = config.maxHolders();
-    long[][] keys = {new long[1024]};
-    int[] size = {0};
+    LongStream.Builder keys = LongStream.builder();
     try {
       boolean complete =
           store.forEachHolder(
               campaign,
               config.holderPageSize(),
-              max,
-              userKey -> {
-                if (size[0] == keys[0].length) {
-                  keys[0] = Arrays.copyOf(keys[0], Math.min(max, keys[0].length * 2));
-                }
-                keys[0][size[0]++] = keyBits(userKey);
-              });
+              config.maxHolders(),
+              userKey -> keys.add(keyBits(userKey)));
       Snapshot read =
-          complete
-              ? Snapshot.of(loading.proof(), keys[0], size[0])
-              : Snapshot.tooBig(loading.proof());
+          new Snapshot(loading.proof(), complete ? keys.build().sorted().toArray() : null);
       snapshots.asMap().replace(campaign.id(), loading, read);
       loads.increment(); // once in use
     } catch (RuntimeException e) {
@@ -130,34 +122,20 @@ public class SoldOutHolders {
   }
 
   /**
-   * The holders under one proof: null keys while loading, or when there were too many. Compared by
-   * identity, so that a load replaces only its own placeholder.
+   * The holders under one proof, their keys sorted: null keys while loading, or when there were
+   * too many. Compared by identity, so that a load replaces only its own placeholder.
    */
   private static final class Snapshot {
     private final PoolAdditions proof;
     private final long[] keys;
 
-    private Snapshot(PoolAdditions proof, long[] keys) {
+    Snapshot(PoolAdditions proof, long[] keys) {
       this.proof = proof;
       this.keys = keys;
     }
 
     PoolAdditions proof() {
       return proof;
-    }
-
-    static Snapshot loading(PoolAdditions proof) {
-      return new Snapshot(proof, null);
-    }
-
-    static Snapshot tooBig(PoolAdditions proof) {
-      return new Snapshot(proof, null);
-    }
-
-    static Snapshot of(PoolAdditions proof, long[] keys, int size) {
-      long[] sorted = Arrays.copyOf(keys, size);
-      Arrays.sort(sorted);
-      return new Snapshot(proof, sorted);
     }
 
     boolean mayHold(long key) {
