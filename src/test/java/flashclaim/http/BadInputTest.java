@@ -12,10 +12,6 @@ import flashclaim.testing.RawHttp;
 import flashclaim.testing.StoreBackend;
 import flashclaim.testing.Tokens;
 import java.io.ByteArrayInputStream;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
@@ -28,8 +24,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
@@ -423,7 +417,13 @@ class BadInputTest {
   @ParameterizedTest(name = "{0} {1}")
   @MethodSource("rawOddIdsOnEveryRoute")
   void rawOddCampaignIdIsRejected(Route route, String id) {
-    Api.Response response = sendRaw(route.method, route.path(id), route.goodToken());
+    Api.Response response =
+        RawHttp.send(
+            service.url(),
+            route.method,
+            route.path(id),
+            List.of(new RawHttp.Header("Authorization", "Bearer " + route.goodToken())),
+            new byte[0]);
 
     assertRejected(response, 400, 404);
   }
@@ -686,42 +686,6 @@ class BadInputTest {
 
   private static Api.Response send(HttpRequest.Builder builder) {
     return Api.send(builder.build());
-  }
-
-  /** One HTTP/1.1 request written byte for byte, for request lines the JDK client will not send. */
-  private Api.Response sendRaw(String method, String path, String token) {
-    URI base = service.url();
-    try (Socket socket = new Socket(base.getHost(), base.getPort())) {
-      socket.setSoTimeout((int) TimeUnit.SECONDS.toMillis(60));
-      String head =
-          method + " " + path + " HTTP/1.1\r\n"
-              + "Host: " + base.getHost() + ":" + base.getPort() + "\r\n"
-              + "Authorization: Bearer " + token + "\r\n"
-              + "Content-Length: 0\r\n"
-              + "Connection: close\r\n\r\n";
-      OutputStream out = socket.getOutputStream();
-      out.write(head.getBytes(StandardCharsets.UTF_8));
-      out.flush();
-      return parseRaw(socket.getInputStream().readAllBytes());
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
-  }
-
-  private static Api.Response parseRaw(byte[] bytes) {
-    String text = new String(bytes, StandardCharsets.UTF_8);
-    int end = text.indexOf("\r\n\r\n");
-    assertThat(end).as("a complete response head in %s", text).isPositive();
-    String[] lines = text.substring(0, end).split("\r\n");
-    int status = Integer.parseInt(lines[0].split(" ")[1]);
-    Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
-    for (int i = 1; i < lines.length; i++) {
-      int colon = lines[i].indexOf(':');
-      headers
-          .computeIfAbsent(lines[i].substring(0, colon).trim(), k -> new ArrayList<>())
-          .add(lines[i].substring(colon + 1).trim());
-    }
-    return new Api.Response(status, headers, text.substring(end + 4));
   }
 
   private static String unsignedAdminToken() {
