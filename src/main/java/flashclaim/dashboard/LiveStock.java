@@ -77,10 +77,12 @@ public class LiveStock {
    */
   public record Reading(Stock stock, Instant readAt, Double assignedPerSecond) {}
 
-  private record Sample(Stock stock, Instant readAt) {}
+  record Sample(Stock stock, Instant readAt) {}
 
-  private static final class Entry {
-    private final ArrayDeque<Sample> samples = new ArrayDeque<>(); // guarded by this
+  /** The readings of one campaign: the latest, and those the rate is derived from. */
+  static final class Entry {
+    /** Readings for the rate, at least a window's 1/MAX_SAMPLES apart; guarded by this. */
+    private final ArrayDeque<Sample> samples = new ArrayDeque<>();
     private volatile Sample latest;
     private boolean refreshing; // guarded by this
 
@@ -88,17 +90,24 @@ public class LiveStock {
       if (latest != null && sample.readAt().isBefore(latest.readAt())) {
         return; // a slower read that began earlier: keep the newer one
       }
+      latest = sample;
+      // However often the stock is read (a short TTL, many pollers), the kept readings span the
+      // window: one that follows the last kept too closely only becomes the latest.
+      Sample lastKept = samples.peekLast();
+      if (lastKept != null
+          && sample.readAt().isBefore(lastKept.readAt().plus(window.dividedBy(MAX_SAMPLES)))) {
+        return;
+      }
       samples.addLast(sample);
       Instant oldest = sample.readAt().minus(window);
       while (samples.size() > MAX_SAMPLES
           || (samples.size() > 1 && samples.peekFirst().readAt().isBefore(oldest))) {
         samples.removeFirst();
       }
-      latest = sample;
     }
 
     synchronized Reading reading() {
-      Sample last = samples.peekLast();
+      Sample last = latest;
       Sample first = samples.peekFirst();
       Duration span = Duration.between(first.readAt(), last.readAt());
       Double rate =
