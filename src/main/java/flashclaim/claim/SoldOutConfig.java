@@ -2,6 +2,7 @@ package flashclaim.claim;
 
 import io.micronaut.context.annotation.ConfigurationProperties;
 import io.micronaut.core.bind.annotation.Bindable;
+import java.time.Duration;
 
 /**
  * Tunables of the sold-out fast path ({@code flashclaim.sold-out.*}), see {@link SoldOutProofs}.
@@ -16,10 +17,22 @@ import io.micronaut.core.bind.annotation.Bindable;
  *     nothing answers without a store read ({@link SoldOutHolders}); a campaign with more holders
  *     than fit reads the user's holdings for each such claim
  * @param holderPageSize claim records per page when an instance reads a campaign's holders
+ * @param counterReadInterval the least time between the starts of two reads of one campaign's
+ *     additions counter: the claims that arrive meanwhile share the next read, so a sold-out storm
+ *     costs at most one read per interval per instance, and a proven sold-out answer waits at most
+ *     this much longer (0s: a new read as soon as the last one returned)
  */
 @ConfigurationProperties("flashclaim.sold-out")
 public record SoldOutConfig(
     @Bindable(defaultValue = "true") boolean fastPath,
     @Bindable(defaultValue = "10000") int maxCampaigns,
     @Bindable(defaultValue = "2000000") int maxHolders,
-    @Bindable(defaultValue = "1000") int holderPageSize) {}
+    @Bindable(defaultValue = "1000") int holderPageSize,
+    @Bindable(defaultValue = "20ms") Duration counterReadInterval) {
+
+  public SoldOutConfig {
+    if (counterReadInterval.isNegative() || counterReadInterval.compareTo(Duration.ofSeconds(1)) > 0) {
+      throw new IllegalArgumentException("flashclaim.sold-out.counter-read-interval must be between 0s and 1s");
+    }
+  }
+}

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -53,8 +54,10 @@ import java.util.concurrent.atomic.LongAdder;
  * <p><b>Shared reads.</b> A read that started before a claim arrived proves nothing for it (coupons
  * may have been added in between), so a claim joins the read in flight only if that read started
  * after the claim arrived, and otherwise waits for the next one. One read per campaign is in flight
- * at a time, so however many claims arrive, an instance reads the counter at most once per read's
- * round trip, and every waiting claim shares the next read. Reads happen only after this instance
+ * at a time, and the next one starts no sooner than {@code flashclaim.sold-out.counter-read-interval}
+ * after the last one started: a read is planned for that moment, the claims that arrive before it
+ * join it, and its reader waits for the moment before it reads. However many claims arrive, an
+ * instance reads the counter at most once per interval (or per round trip, if longer). Reads happen only after this instance
  * has seen the pool empty; a claim that wins a coupon drops the campaign's proof, so claims of a
  * pool with coupons never pay for a read.
  *
@@ -178,8 +181,10 @@ public class SoldOutProofs {
   /** A campaign this instance has seen sold out: its proof, if any, and the read in flight. */
   private final class Watch {
     private volatile PoolAdditions proof;
-    /** The read in flight; guarded by {@code this}. */
+    /** The read in flight or planned; guarded by {@code this}. */
     private Flight flight;
+    /** When the last read started or is planned to ({@link System#nanoTime}); guarded by this. */
+    private long lastStart = System.nanoTime() - config.counterReadInterval().toNanos();
 
     synchronized void prove(PoolAdditions seen) {
       if (proof == null || seen.count() > proof.count()) {
@@ -198,7 +203,10 @@ public class SoldOutProofs {
         boolean mine = false;
         synchronized (this) {
           if (flight == null) {
-            flight = new Flight(System.nanoTime(), new CompletableFuture<>());
+            long now = System.nanoTime();
+            long start = lastStart + config.counterReadInterval().toNanos();
+            lastStart = start - now > 0 ? start : now;
+            flight = new Flight(lastStart, new CompletableFuture<>());
             mine = true;
           }
           current = flight;
@@ -216,6 +224,7 @@ public class SoldOutProofs {
 
     private Optional<PoolAdditions> read(Flight mine, CampaignId campaign) {
       try {
+        waitUntil(mine.startedAt());
         reads.increment();
         Optional<PoolAdditions> result = campaigns.couponsAdded(campaign);
         done(mine);
@@ -225,6 +234,21 @@ public class SoldOutProofs {
         done(mine);
         mine.result().completeExceptionally(e);
         throw e;
+      }
+    }
+
+    /**
+     * Until the planned start of a read: a claim that joined it arrived before that moment, so the
+     * read must not begin earlier. At most the read interval; the claims' deadlines are far longer.
+     */
+    private void waitUntil(long start) {
+      long wait;
+      while ((wait = start - System.nanoTime()) > 0) {
+        LockSupport.parkNanos(wait);
+        if (Thread.interrupted()) {
+          Thread.currentThread().interrupt();
+          throw new StoreException("interrupted while waiting to read the campaign's additions", null);
+        }
       }
     }
 

@@ -34,7 +34,7 @@ class SoldOutProofsTest {
   private static final CampaignId CAMPAIGN = new CampaignId("sold-out");
   private final Counter counter = new Counter();
   private final SoldOutProofs proofs =
-      new SoldOutProofs(counter, new SoldOutConfig(true, 100, 1000, 10), Clock.systemUTC());
+      new SoldOutProofs(counter, new SoldOutConfig(true, 100, 1000, 10, Duration.ZERO), Clock.systemUTC());
   private final ExecutorService threads = Executors.newCachedThreadPool();
 
   @AfterEach
@@ -118,6 +118,60 @@ class SoldOutProofsTest {
     assertThat(proofs.reads() - readsBefore).as("the first read, and one shared by the late claims").isEqualTo(2);
   }
 
+  /**
+   * With a read interval, a claim that finds no read in flight plans one for the interval's end;
+   * claims that arrive before then join it, and the read must not start before its planned moment:
+   * coupons added after the first claim arrived, before a later one did, must break the proof for
+   * both.
+   */
+  @Test
+  void aPlannedReadStartsNoSoonerThanPlannedAndServesEveryClaimUntilThen() throws Exception {
+    Duration interval = Duration.ofSeconds(1);
+    SoldOutProofs spaced = provenWithReadInterval(interval); // its last read: now
+    long readsBefore = spaced.reads();
+    long started = System.nanoTime();
+
+    Future<SoldOutProofs.Check> first = threads.submit(() -> spaced.check(CAMPAIGN, later()));
+    Thread.sleep(200);
+    counter.set(new PoolAdditions(2, false)); // after the first claim arrived
+    Thread.sleep(200);
+    SoldOutProofs.Check second = spaced.check(CAMPAIGN, later()); // arrives after the addition
+
+    assertThat(second).isEqualTo(new SoldOutProofs.Check.Unproven(new PoolAdditions(2, false)));
+    assertThat(first.get(30, TimeUnit.SECONDS)).isEqualTo(second);
+    assertThat(spaced.reads() - readsBefore).as("one read for both").isEqualTo(1);
+    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(interval.multipliedBy(2));
+  }
+
+  /** However many claims arrive, the counter is read at most once per interval. */
+  @Test
+  void claimsInAStreamShareOneReadPerInterval() throws Exception {
+    SoldOutProofs spaced = provenWithReadInterval(Duration.ofMillis(50));
+    long readsBefore = spaced.reads();
+    long started = System.nanoTime();
+    List<Future<Integer>> claimers = new ArrayList<>();
+    for (int t = 0; t < 8; t++) {
+      claimers.add(
+          threads.submit(
+              () -> {
+                int proven = 0;
+                while (System.nanoTime() - started < Duration.ofSeconds(1).toNanos()) {
+                  assertThat(spaced.check(CAMPAIGN, later())).isInstanceOf(SoldOutProofs.Check.Proven.class);
+                  proven++;
+                }
+                return proven;
+              }));
+    }
+    int claims = 0;
+    for (Future<Integer> claimer : claimers) {
+      claims += claimer.get(30, TimeUnit.SECONDS);
+    }
+    double seconds = (System.nanoTime() - started) / 1e9;
+    long reads = spaced.reads() - readsBefore;
+    assertThat(claims).isGreaterThan(8);
+    assertThat(reads).as("%d claims in %.2f s", claims, seconds).isLessThanOrEqualTo((long) Math.ceil(seconds / 0.05) + 1);
+  }
+
   @Test
   void aClaimWaitsForTheCounterNoLongerThanItsDeadline() throws Exception {
     prove();
@@ -143,10 +197,19 @@ class SoldOutProofsTest {
 
   @Test
   void withoutTheFastPathNothingIsReadOrProven() {
-    SoldOutProofs off = new SoldOutProofs(counter, new SoldOutConfig(false, 100, 1000, 10), Clock.systemUTC());
+    SoldOutProofs off = new SoldOutProofs(counter, new SoldOutConfig(false, 100, 1000, 10, Duration.ZERO), Clock.systemUTC());
     off.noneLeft(CAMPAIGN, new SoldOutProofs.Check.Unproven(new PoolAdditions(1, false)));
     assertThat(off.check(CAMPAIGN, later())).isEqualTo(new SoldOutProofs.Check.Unproven(null));
     assertThat(off.reads()).isZero();
+  }
+
+  /** Proofs with the given read interval, holding a proof with the counter at (1, quiet). */
+  private SoldOutProofs provenWithReadInterval(Duration interval) {
+    SoldOutProofs spaced =
+        new SoldOutProofs(counter, new SoldOutConfig(true, 100, 1000, 10, interval), Clock.systemUTC());
+    spaced.noneLeft(CAMPAIGN, new SoldOutProofs.Check.Unproven(null));
+    spaced.noneLeft(CAMPAIGN, spaced.check(CAMPAIGN, later()));
+    return spaced;
   }
 
   /** Makes a proof with the counter at (1, quiet). */
