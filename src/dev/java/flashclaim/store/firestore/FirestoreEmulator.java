@@ -49,7 +49,33 @@ public final class FirestoreEmulator implements EmbeddedEmulator, AutoCloseable 
    * @param startTimeout how long to wait for it to answer
    */
   public static FirestoreEmulator start(Path jar, int port, String heap, Duration startTimeout) {
-    int actualPort = port == 0 ? freePort() : port;
+    if (port != 0) {
+      return startOn(jar, port, heap, startTimeout);
+    }
+    // A free port may be taken by another process between the check and the emulator's bind (the
+    // emulator cannot bind port 0 and say which it got): then it exits, and another port is tried.
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return startOn(jar, freePort(), heap, startTimeout);
+      } catch (EmulatorExited e) {
+        if (attempt == PORT_ATTEMPTS) {
+          throw e;
+        }
+        LOG.warn("{}; trying another port", e.getMessage());
+      }
+    }
+  }
+
+  private static final int PORT_ATTEMPTS = 3;
+
+  /** The emulator's process ended before it answered. */
+  private static final class EmulatorExited extends IllegalStateException {
+    EmulatorExited(String message) {
+      super(message);
+    }
+  }
+
+  private static FirestoreEmulator startOn(Path jar, int actualPort, String heap, Duration startTimeout) {
     String host = "127.0.0.1:" + actualPort;
     try {
       Path log = Files.createTempFile("firestore-emulator-" + actualPort + "-", ".log");
@@ -159,7 +185,7 @@ public final class FirestoreEmulator implements EmbeddedEmulator, AutoCloseable 
     long deadline = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < deadline) {
       if (!process.isAlive()) {
-        throw new IllegalStateException(
+        throw new EmulatorExited(
             "the Firestore emulator exited with code " + process.exitValue() + "; see " + logFile);
       }
       try {
