@@ -70,14 +70,22 @@ public class CampaignService {
 
   /** {@link #find(CampaignId)}, with a store read (on a cache miss) bounded by {@code deadline}. */
   public Optional<Campaign> find(CampaignId id, Deadline deadline) {
-    Instant now = clock.instant();
-    Cached cached = cache.getIfPresent(id);
-    if (cached != null && now.isBefore(cached.expiresAt())) {
-      return Optional.of(cached.campaign());
+    Optional<Campaign> cached = cached(id);
+    if (cached.isPresent()) {
+      return cached;
     }
+    Instant now = clock.instant();
     Optional<Campaign> found = campaigns.find(id, deadline);
     found.ifPresent(campaign -> cache.put(id, new Cached(campaign, now.plus(cacheTtl))));
     return found;
+  }
+
+  /** The campaign as {@link #find(CampaignId)} would answer it from the cache; empty on a miss. */
+  public Optional<Campaign> cached(CampaignId id) {
+    Cached cached = cache.getIfPresent(id);
+    return cached != null && clock.instant().isBefore(cached.expiresAt())
+        ? Optional.of(cached.campaign())
+        : Optional.empty();
   }
 
   /**

@@ -11,6 +11,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The claim rules, written once for every store: the campaign must exist and be open; a user who
@@ -67,6 +69,53 @@ public class ClaimService {
       listeners.forEach(l -> l.failed(campaignId, e, took));
       throw e;
     }
+    return reported(campaignId, outcome, admittedAt);
+  }
+
+  /**
+   * A claim decided without the store, when this instance already knows the answer: the campaign is
+   * cached and not open ({@link ClaimOutcome.NotOpen}), or this instance has proven its pool empty
+   * and, after the shared read of the additions counter that {@link #claim} would wait for too, the
+   * proof holds and the user holds nothing ({@link ClaimOutcome.SoldOut}). No thread waits for
+   * that read. Empty when the claim needs the store (or the read failed, or did not return within
+   * the deadline): then {@link #claim} decides it. Its outcomes reach the listeners as {@link
+   * #claim}'s do.
+   */
+  public CompletableFuture<Optional<ClaimOutcome>> decideInMemory(
+      CampaignId campaignId, UserId user, Instant admittedAt) {
+    Optional<Campaign> cached = campaigns.cached(campaignId);
+    if (cached.isEmpty()) {
+      return CompletableFuture.completedFuture(Optional.empty());
+    }
+    Campaign campaign = cached.get();
+    Campaign.Window window = campaign.windowAt(clock.instant());
+    if (window != Campaign.Window.OPEN) {
+      return CompletableFuture.completedFuture(
+          Optional.of(
+              reported(campaignId, new ClaimOutcome.NotOpen(window, campaign.startsAt(), campaign.endsAt()), admittedAt)));
+    }
+    if (!soldOut.hasProof(campaignId)) {
+      return CompletableFuture.completedFuture(Optional.empty());
+    }
+    long left = Duration.between(clock.instant(), admittedAt.plus(config.deadline())).toNanos();
+    return soldOut
+        .checkAsync(campaignId)
+        .thenApply(
+            check ->
+                check instanceof SoldOutProofs.Check.Proven proven
+                        && !holders.mayHold(campaign, user, proven.proof())
+                    ? Optional.of(provenSoldOut(campaignId, admittedAt))
+                    : Optional.<ClaimOutcome>empty())
+        .exceptionally(failure -> Optional.empty()) // the store path reads again, and reports it
+        .completeOnTimeout(Optional.empty(), Math.max(0, left), TimeUnit.NANOSECONDS);
+  }
+
+  private ClaimOutcome provenSoldOut(CampaignId campaignId, Instant admittedAt) {
+    soldOut.answeredOnProof();
+    return reported(campaignId, new ClaimOutcome.SoldOut(), admittedAt);
+  }
+
+  private ClaimOutcome reported(CampaignId campaignId, ClaimOutcome outcome, Instant admittedAt) {
     Duration took = Duration.between(admittedAt, clock.instant());
     listeners.forEach(l -> l.claimed(campaignId, outcome, took));
     return outcome;
@@ -109,6 +158,7 @@ public class ClaimService {
         campaign.perUserLimit() == 1 ? List.of() : store.holdings(campaign, user, deadline);
     SoldOutProofs.Check soldOutCheck = soldOut.check(campaign.id(), deadline.instant());
     if (soldOutCheck instanceof SoldOutProofs.Check.Proven proven) {
+      soldOut.answeredOnProof();
       return holders.mayHold(campaign, user, proven.proof())
           ? heldOr(campaign, user, new ClaimOutcome.SoldOut(), deadline) // no pool query
           : new ClaimOutcome.SoldOut(); // and no read at all: the user holds nothing

@@ -4,6 +4,8 @@ import flashclaim.StoreException;
 import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CampaignStore;
 import flashclaim.campaign.PoolAdditions;
+import io.micronaut.scheduling.TaskExecutors;
+import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Clock;
 import java.time.Duration;
@@ -11,11 +13,13 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -52,14 +56,15 @@ import java.util.concurrent.atomic.LongAdder;
  * </ul>
  *
  * <p><b>Shared reads.</b> A read that started before a claim arrived proves nothing for it (coupons
- * may have been added in between), so a claim joins the read in flight only if that read started
- * after the claim arrived, and otherwise waits for the next one. One read per campaign is in flight
- * at a time, and the next one starts no sooner than {@code flashclaim.sold-out.counter-read-interval}
- * after the last one started: a read is planned for that moment, the claims that arrive before it
- * join it, and its reader waits for the moment before it reads. However many claims arrive, an
- * instance reads the counter at most once per interval (or per round trip, if longer). Reads happen only after this instance
- * has seen the pool empty; a claim that wins a coupon drops the campaign's proof, so claims of a
- * pool with coupons never pay for a read.
+ * may have been added in between), so a claim joins a read only if that read has not started yet:
+ * the one planned, or else the one planned to follow the read in flight. A read is marked started
+ * under the same lock as claims join, so no claim joins one that had begun. One read per campaign
+ * is in flight at a time, and the next starts no sooner than {@code
+ * flashclaim.sold-out.counter-read-interval} after the last one started; however many claims
+ * arrive, an instance reads the counter at most once per interval (or per round trip, if longer).
+ * No claim holds a thread while it waits ({@link #checkAsync}); the reads run on the I/O pool.
+ * Reads happen only after this instance has seen the pool empty; a claim that wins a coupon drops
+ * the campaign's proof, so claims of a pool with coupons never pay for a read.
  *
  * <p>A user who holds a coupon still gets it back (G4): {@link ClaimService} reads the holdings
  * before a sold-out answer, unless this instance's snapshot of the holders under the same proof
@@ -70,14 +75,24 @@ public class SoldOutProofs {
   private final CampaignStore campaigns;
   private final SoldOutConfig config;
   private final Clock clock;
+  private final Executor reader;
   private final Map<CampaignId, Watch> watches = new ConcurrentHashMap<>();
   private final LongAdder reads = new LongAdder();
   private final LongAdder provenSoldOuts = new LongAdder();
 
-  public SoldOutProofs(CampaignStore campaigns, SoldOutConfig config, Clock clock) {
+  /**
+   * @param reader runs the reads of the counter (blocking store calls; at most one in flight per
+   *     watched campaign)
+   */
+  public SoldOutProofs(
+      CampaignStore campaigns,
+      SoldOutConfig config,
+      Clock clock,
+      @Named(TaskExecutors.IO) Executor reader) {
     this.campaigns = campaigns;
     this.config = config;
     this.clock = clock;
+    this.reader = reader;
   }
 
   /** What {@link #check} found for a claim. */
@@ -107,29 +122,61 @@ public class SoldOutProofs {
    * @throws StoreException when the read of the counter failed
    */
   public Check check(CampaignId campaign, Instant deadline) {
-    if (!config.fastPath()) {
-      return NOT_READ;
-    }
-    Watch watch = watches.get(campaign);
-    if (watch == null) {
-      return NOT_READ;
-    }
-    long arrived = System.nanoTime();
-    Optional<PoolAdditions> seen;
+    CompletableFuture<Check> check = checkAsync(campaign);
     try {
-      seen = watch.readStartedAfter(arrived, campaign, deadline);
+      awaitDone(check, deadline);
     } catch (TimeoutException e) {
       return new Check.TimedOut();
     }
+    try {
+      return check.join();
+    } catch (CompletionException e) {
+      throw new StoreException("reading the campaign's additions failed: " + e.getCause(), e.getCause());
+    }
+  }
+
+  /**
+   * {@link #check} without a thread waiting: completes when the shared read has returned (on the
+   * thread that read it), or at once when no read is needed; fails when the read failed.
+   */
+  public CompletableFuture<Check> checkAsync(CampaignId campaign) {
+    Watch watch = config.fastPath() ? watches.get(campaign) : null;
+    if (watch == null) {
+      return CompletableFuture.completedFuture(NOT_READ);
+    }
+    return watch.nextRead(campaign).thenApply(seen -> checked(watch, seen));
+  }
+
+  /** Whether this instance holds a proof for the campaign now (a later claim may still break it). */
+  public boolean hasProof(CampaignId campaign) {
+    Watch watch = config.fastPath() ? watches.get(campaign) : null;
+    return watch != null && watch.proof != null;
+  }
+
+  private Check checked(Watch watch, Optional<PoolAdditions> seen) {
     if (seen.isEmpty()) {
       return NOT_READ;
     }
     PoolAdditions proof = watch.proof;
     if (proof != null && seen.get().nothingAddedSince(proof)) {
-      provenSoldOuts.increment();
       return new Check.Proven(proof);
     }
     return new Check.Unproven(seen.get());
+  }
+
+  private void awaitDone(CompletableFuture<?> read, Instant deadline) throws TimeoutException {
+    long wait = Duration.between(clock.instant(), deadline).toNanos();
+    if (wait <= 0) {
+      throw new TimeoutException();
+    }
+    try {
+      read.handle((result, failure) -> null).get(wait, TimeUnit.NANOSECONDS);
+    } catch (ExecutionException e) {
+      throw new IllegalStateException("unreachable: handle() never fails", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new StoreException("interrupted while reading the campaign's additions", e);
+    }
   }
 
   /**
@@ -159,6 +206,11 @@ public class SoldOutProofs {
     return reads.sum();
   }
 
+  /** A claim was answered on a proof ({@link Check.Proven}), without a pool query. */
+  public void answeredOnProof() {
+    provenSoldOuts.increment();
+  }
+
   /** Claims this instance answered sold out on a proof, without a pool query. */
   public long provenSoldOuts() {
     return provenSoldOuts.sum();
@@ -175,15 +227,20 @@ public class SoldOutProofs {
     return watches.computeIfAbsent(campaign, id -> new Watch());
   }
 
-  /** One read of the counter: when it started ({@link System#nanoTime}) and its result. */
-  private record Flight(long startedAt, CompletableFuture<Optional<PoolAdditions>> result) {}
+  /** One read of the counter, planned until its reader marks it started. */
+  private static final class Flight {
+    final CompletableFuture<Optional<PoolAdditions>> result = new CompletableFuture<>();
+    boolean started; // guarded by the Watch
+  }
 
-  /** A campaign this instance has seen sold out: its proof, if any, and the read in flight. */
+  /** A campaign this instance has seen sold out: its proof, if any, and its reads. */
   private final class Watch {
     private volatile PoolAdditions proof;
     /** The read in flight or planned; guarded by {@code this}. */
-    private Flight flight;
-    /** When the last read started or is planned to ({@link System#nanoTime}); guarded by this. */
+    private Flight current;
+    /** The read that follows {@link #current} once it has started; guarded by {@code this}. */
+    private Flight next;
+    /** When the last read started ({@link System#nanoTime}); guarded by {@code this}. */
     private long lastStart = System.nanoTime() - config.counterReadInterval().toNanos();
 
     synchronized void prove(PoolAdditions seen) {
@@ -193,93 +250,65 @@ public class SoldOutProofs {
     }
 
     /**
-     * The counter as read by a read that started after {@code arrived}: the one in flight if it
-     * started late enough, else the next one, which this thread may have to start itself.
+     * The result of a read that starts after this call: the current one if it has not started
+     * yet, else the one that follows it. A read is marked started under the same lock, so a
+     * claim never joins a read that had begun before it arrived.
      */
-    Optional<PoolAdditions> readStartedAfter(long arrived, CampaignId campaign, Instant deadline)
-        throws TimeoutException {
-      while (true) {
-        Flight current;
-        boolean mine = false;
-        synchronized (this) {
-          if (flight == null) {
-            long now = System.nanoTime();
-            long start = lastStart + config.counterReadInterval().toNanos();
-            lastStart = start - now > 0 ? start : now;
-            flight = new Flight(lastStart, new CompletableFuture<>());
-            mine = true;
-          }
-          current = flight;
-        }
-        if (mine) {
-          return read(current, campaign);
-        }
-        awaitDone(current, deadline);
-        if (current.startedAt() - arrived > 0) {
-          return resultOf(current);
-        }
-        // That read started before this claim arrived: it proves nothing for it. The next one will.
+    synchronized CompletableFuture<Optional<PoolAdditions>> nextRead(CampaignId campaign) {
+      if (current == null) {
+        current = new Flight();
+        plan(current, campaign);
+        return current.result;
+      }
+      if (!current.started) {
+        return current.result;
+      }
+      if (next == null) {
+        next = new Flight(); // planned when the current one ends: one read in flight at a time
+      }
+      return next.result;
+    }
+
+    /** Starts the read no sooner than the interval after the last read started. */
+    private void plan(Flight flight, CampaignId campaign) {
+      long delay = lastStart + config.counterReadInterval().toNanos() - System.nanoTime();
+      Executor when =
+          delay > 0 ? CompletableFuture.delayedExecutor(delay, TimeUnit.NANOSECONDS, reader) : reader;
+      try {
+        when.execute(() -> read(flight, campaign));
+      } catch (RejectedExecutionException e) {
+        ended(flight, campaign);
+        flight.result.completeExceptionally(new StoreException("no thread to read the campaign's additions", e));
       }
     }
 
-    private Optional<PoolAdditions> read(Flight mine, CampaignId campaign) {
+    private void read(Flight flight, CampaignId campaign) {
+      synchronized (this) {
+        flight.started = true;
+        lastStart = System.nanoTime();
+      }
+      Optional<PoolAdditions> result;
       try {
-        waitUntil(mine.startedAt());
         reads.increment();
-        Optional<PoolAdditions> result = campaigns.couponsAdded(campaign);
-        done(mine);
-        mine.result().complete(result);
-        return result;
+        result = campaigns.couponsAdded(campaign);
       } catch (RuntimeException e) {
-        done(mine);
-        mine.result().completeExceptionally(e);
-        throw e;
+        ended(flight, campaign);
+        flight.result.completeExceptionally(e);
+        return;
       }
+      ended(flight, campaign);
+      flight.result.complete(result);
     }
 
-    /**
-     * Until the planned start of a read: a claim that joined it arrived before that moment, so the
-     * read must not begin earlier. At most the read interval; the claims' deadlines are far longer.
-     */
-    private void waitUntil(long start) {
-      long wait;
-      while ((wait = start - System.nanoTime()) > 0) {
-        LockSupport.parkNanos(wait);
-        if (Thread.interrupted()) {
-          Thread.currentThread().interrupt();
-          throw new StoreException("interrupted while waiting to read the campaign's additions", null);
-        }
+    /** Before the result is published: the next read is planned, and later claims join it. */
+    private synchronized void ended(Flight finished, CampaignId campaign) {
+      if (current != finished) {
+        return;
       }
-    }
-
-    /** Before the result is published, so that claims arriving from now on start a new read. */
-    private synchronized void done(Flight finished) {
-      if (flight == finished) {
-        flight = null;
-      }
-    }
-
-    private void awaitDone(Flight flight, Instant deadline) throws TimeoutException {
-      long wait = Duration.between(clock.instant(), deadline).toNanos();
-      if (wait <= 0) {
-        throw new TimeoutException();
-      }
-      try {
-        flight.result().handle((result, failure) -> null).get(wait, TimeUnit.NANOSECONDS);
-      } catch (ExecutionException e) {
-        throw new IllegalStateException("unreachable: handle() never fails", e);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new StoreException("interrupted while reading the campaign's additions", e);
-      }
-    }
-
-    /** The result of a finished read; its failure is the failure of every claim that shared it. */
-    private Optional<PoolAdditions> resultOf(Flight flight) {
-      try {
-        return flight.result().join();
-      } catch (java.util.concurrent.CompletionException e) {
-        throw new StoreException("reading the campaign's additions failed: " + e.getCause(), e.getCause());
+      current = next;
+      next = null;
+      if (current != null) {
+        plan(current, campaign);
       }
     }
   }

@@ -15,7 +15,6 @@ import io.micronaut.http.filter.ConditionalFilter;
 import io.micronaut.http.filter.FilterContinuation;
 import io.micronaut.http.filter.FilterPatternStyle;
 import io.micronaut.http.filter.ServerFilterPhase;
-import io.micronaut.web.router.RouteAttributes;
 import io.micronaut.web.router.RouteMatch;
 import java.security.Principal;
 import java.time.Clock;
@@ -165,8 +164,7 @@ final class ClaimAdmissionFilter implements Ordered, ConditionalFilter {
   }
 
   private static Optional<RouteMatch<?>> route(HttpRequest<?> request) {
-    return RouteAttributes.getRouteMatch(request)
-        .filter(r -> r.getAnnotationMetadata().hasAnnotation(FairlyAdmitted.class));
+    return FilterPaths.routeMarked(request, FairlyAdmitted.class);
   }
 
   /** The path variable that names the campaign of a {@link FairlyAdmitted} route. */

@@ -39,10 +39,12 @@ final class ClaimController {
   /**
    * Claims a coupon. The route takes no body: {@link BodyLimitFilter} holds one to {@code
    * flashclaim.http.bodies.default-max-size} (413 above it) and this route ignores it.
-   * Its admission, and the ticket of every 503, are {@link ClaimAdmissionFilter}'s.
+   * Its admission, and the ticket of every 503, are {@link ClaimAdmissionFilter}'s; claims whose
+   * answer needs no store have already been answered by {@link ClaimShortcutFilter}.
    */
   @ApiDocs.Claim
   @FairlyAdmitted
+  @AnsweredFromMemoryFirst
   @Post
   @Consumes(MediaType.ALL)
   HttpResponse<?> claim(@PathVariable String id, Authentication user, HttpRequest<?> request) {
@@ -51,7 +53,11 @@ final class ClaimController {
             new CampaignId(id),
             new UserId(user.getName()),
             LoadShedFilter.admittedAt(request, clock));
-    String path = request.getPath();
+    return answer(outcome, id, request.getPath());
+  }
+
+  /** The HTTP answer to a claim's outcome (the same whether or not the store was asked). */
+  static HttpResponse<?> answer(ClaimOutcome outcome, String id, String path) {
     if (outcome instanceof ClaimOutcome.Claimed claimed) {
       return HttpResponse.created(ClaimView.of(claimed.claim()));
     } else if (outcome instanceof ClaimOutcome.AlreadyHeld held) {

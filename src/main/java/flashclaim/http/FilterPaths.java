@@ -1,5 +1,11 @@
 package flashclaim.http;
 
+import io.micronaut.http.HttpRequest;
+import io.micronaut.web.router.RouteAttributes;
+import io.micronaut.web.router.RouteMatch;
+import java.lang.annotation.Annotation;
+import java.util.Optional;
+
 /**
  * The paths of this service's filters, as regular expressions ({@code FilterPatternStyle.REGEX}).
  * Micronaut matches every filter's patterns against every request's path; an Ant pattern ({@code
@@ -20,4 +26,11 @@ final class FilterPaths {
   static final String PAGES = "/(dashboard|app)(/.*)?";
 
   private FilterPaths() {}
+
+  /** The route of the request, if its method carries {@code marker}. */
+  static Optional<RouteMatch<?>> routeMarked(
+      HttpRequest<?> request, Class<? extends Annotation> marker) {
+    return RouteAttributes.getRouteMatch(request)
+        .filter(r -> r.getAnnotationMetadata().hasAnnotation(marker));
+  }
 }

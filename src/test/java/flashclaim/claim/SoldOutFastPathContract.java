@@ -93,6 +93,53 @@ public abstract class SoldOutFastPathContract extends MultiInstanceTest {
   }
 
   /**
+   * G6 with the fast path: claims an instance can answer without the store (a proven sold-out for
+   * users who hold nothing, a campaign not open yet) take no admission slot. An instance with one
+   * slot, room for one claim to wait and two store threads answers 120 such claims sent at once
+   * with 410 (or 403) each, none with 503, and without a pool query.
+   */
+  @Test
+  void answersThatNeedNoStoreTakeNoAdmissionSlot() throws Exception {
+    String soldOut = newCampaign(1, 1);
+    String upcoming = getClass().getSimpleName().toLowerCase() + "-upcoming-" + System.nanoTime();
+    Api.createCampaign(instance(0), upcoming, 1, 5, Instant.now().plus(Duration.ofHours(1)), null);
+    try (var narrow =
+        startInstance(
+            Map.of(
+                "flashclaim.admission.limit", "fixed",
+                "flashclaim.admission.initial-limit", 1,
+                "flashclaim.admission.max-queued", 1,
+                "micronaut.executors.store.number-of-threads", 2))) {
+      SoldOutProofs proofs = narrow.context().getBean(SoldOutProofs.class);
+      SoldOutHolders holders = narrow.context().getBean(SoldOutHolders.class);
+      ClaimStoreCalls calls = narrow.context().getBean(ClaimStoreCalls.class);
+      assertThat(Claimer.claimUntilFinal(narrow.url(), soldOut, "winner").status()).isEqualTo(201);
+      // Two 410s make the proof; a third (proven) loads the holders; then the upcoming campaign.
+      for (int j = 0; j < 3; j++) {
+        assertThat(Claimer.claimUntilFinal(narrow.url(), soldOut, "prover-" + j).status()).isEqualTo(410);
+      }
+      awaitUntil(() -> holders.loads() > 0, "the holders of the sold-out campaign");
+      assertThat(Claimer.claimUntilFinal(narrow.url(), upcoming, "early").status()).isEqualTo(403);
+      long queries = calls.tryClaims();
+      long proven = proofs.provenSoldOuts();
+
+      int storm = 120;
+      List<Integer> statuses =
+          runAll(
+              storm,
+              storm,
+              i -> () -> Claimer.claim(narrow.url(), i % 2 == 0 ? soldOut : upcoming,
+                  Tokens.user("storm-" + i), null).status());
+
+      assertThat(statuses.stream().filter(s -> s == 410).count()).isEqualTo(storm / 2);
+      assertThat(statuses.stream().filter(s -> s == 403).count()).isEqualTo(storm / 2);
+      assertThat(calls.tryClaims()).as("pool queries").isEqualTo(queries);
+      assertThat(proofs.provenSoldOuts() - proven).isEqualTo(storm / 2);
+    }
+    assertStoreConsistent(soldOut, 1);
+  }
+
+  /**
    * G3 and G4 with the holders' snapshot ({@link SoldOutHolders}): once an instance has the holders
    * of a proven sold-out campaign, a user who holds nothing gets 410 without any store read of
    * their holdings, and every holder, through any instance, still gets their own coupon back.

@@ -69,7 +69,7 @@ class HealthFloodTest {
       // Each of the three sets at most once per started second, plus the one in flight at the end.
       assertThat(evaluated)
           .as("evaluations for %d probes in %.1f s", CALLERS * PROBES_PER_CALLER, seconds)
-          .isGreaterThanOrEqualTo(PROBES.size())
+          .isGreaterThanOrEqualTo(PROBES.size() - 1) // /health may still be cached from the first probe
           .isLessThanOrEqualTo(PROBES.size() * (Math.ceil(seconds) + 1));
       assertThat(ioThreadsPeak.get() - ioThreadsBefore).as("I/O threads started by the flood").isLessThanOrEqualTo(IO_THREADS);
     }
