@@ -31,7 +31,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.Queue;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -263,30 +262,22 @@ public final class ClaimLoad {
    * different instances.
    */
   public Iterator<Map<String, Object>> users(int clicks) {
-    return new Iterator<>() {
-      private int next;
-
-      @Override
-      public boolean hasNext() {
-        return next < users * clicks;
+    // Every token is signed now, before the run, not while the load is measured.
+    List<Map<String, Object>> fed = new ArrayList<>(users * clicks);
+    for (int user = 0; user < users; user++) {
+      String id = runId + "-u" + user;
+      String token = token(id);
+      for (int click = 0; click < clicks; click++) {
+        fed.add(
+            Map.of(
+                "userId", id,
+                "token", token,
+                "baseUrl", baseUrls.get((user + click) % baseUrls.size())));
       }
-
-      @Override
-      public Map<String, Object> next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException("all " + users + " users were fed");
-        }
-        int user = next / clicks;
-        int click = next % clicks;
-        next++;
-        String id = runId + "-u" + user;
-        return Map.of(
-            "userId", id,
-            "token", token(id),
-            "baseUrl", baseUrls.get((user + click) % baseUrls.size()));
-      }
-    };
+    }
+    return fed.iterator();
   }
+
 
   /**
    * One claim of the user fed by {@code feeder} (see {@link #users(int)}), retried after a 503
@@ -308,6 +299,17 @@ public final class ClaimLoad {
   }
 
   private ChainBuilder attempts(List<Integer> expected) {
+    if (maxRetries == 0) {
+      // One attempt and no loop: the client's own work per request stays small (W3 measures the
+      // service's rate with the client on the same cores).
+      return exec(session -> {
+                long now = System.currentTimeMillis();
+                tally.clicked(session.getString("userId"), System.nanoTime());
+                return session.set("attempt", 0).set("firstSentAt", now).set("sentAt", now);
+              })
+          .exec(request(expected, false))
+          .exec(this::afterAttempt);
+    }
     return exec(session -> session.set("attempt", 0).set("done", false))
         .asLongAs(session -> !session.getBoolean("done"))
         .on(
