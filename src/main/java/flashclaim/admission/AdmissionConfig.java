@@ -13,7 +13,10 @@ import java.util.List;
  *     adapt to the latency the claims meet, or {@code fixed} at {@code initialLimit}
  * @param initialLimit claims one instance runs at once before the limit has adapted; the limit
  *     itself with {@code fixed}
- * @param minLimit {@code gradient2}'s limit never goes below this ({@code vegas} goes down to 1)
+ * @param minLimit {@code gradient2}'s limit never goes below this ({@code vegas} goes down to 1):
+ *     the claims the store always gets to work on at once, so that the burst at a sale's start,
+ *     when every claim's latency jumps, does not cut the limit below what the store serves and
+ *     refuse claims that would have been served in time
  * @param maxLimit the adaptive limit never goes above this; keep it at most the store pool's
  *     threads ({@code micronaut.executors.store.number-of-threads}), or admitted claims queue for a
  *     thread instead of in the fair queue
@@ -35,8 +38,8 @@ import java.util.List;
 @ConfigurationProperties("flashclaim.admission")
 public record AdmissionConfig(
     @Bindable(defaultValue = "gradient2") String limit,
-    @Bindable(defaultValue = "20") int initialLimit,
-    @Bindable(defaultValue = "8") int minLimit,
+    @Bindable(defaultValue = "32") int initialLimit,
+    @Bindable(defaultValue = "32") int minLimit,
     @Bindable(defaultValue = "64") int maxLimit,
     @Bindable(defaultValue = "512") int maxQueued,
     @Bindable(defaultValue = "100ms") Duration workReserve,
