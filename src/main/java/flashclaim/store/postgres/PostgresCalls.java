@@ -1,5 +1,7 @@
 package flashclaim.store.postgres;
 
+import com.zaxxer.hikari.HikariDataSource;
+import com.zaxxer.hikari.pool.HikariPool;
 import flashclaim.Deadline;
 import flashclaim.StoreException;
 import io.micronaut.context.annotation.Requires;
@@ -9,6 +11,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.SQLTransientConnectionException;
 import java.sql.SQLTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,6 +40,7 @@ final class PostgresCalls {
 
   private final DataSource dataSource;
   private final PostgresConfig config;
+  private volatile HikariPool pool;
 
   PostgresCalls(@Named("default") DataSource dataSource, PostgresConfig config) {
     this.dataSource = dataSource;
@@ -63,6 +67,50 @@ final class PostgresCalls {
     try (Connection connection = dataSource.getConnection()) {
       return step.run(connection);
     }
+  }
+
+  /** {@link #call} for a step of a claim: the wait for a pooled connection ends by {@code deadline}. */
+  <T> T call(String what, Deadline deadline, Step<T> step) {
+    try {
+      return connected(deadline, step);
+    } catch (SQLException e) {
+      throw failed(what, e);
+    }
+  }
+
+  /**
+   * {@link #connected(Step)}, waiting for a pooled connection no longer than what is left of {@code
+   * deadline} (nor than {@code connection-timeout}): when every connection is busy, a claim admitted
+   * late answers by its deadline instead of a full connection timeout after it (G6).
+   *
+   * @throws SQLTransientConnectionException when no connection was free in time
+   */
+  <T> T connected(Deadline deadline, Step<T> step) throws SQLException {
+    try (Connection connection = connection(deadline)) {
+      return step.run(connection);
+    }
+  }
+
+  private Connection connection(Deadline deadline) throws SQLException {
+    HikariPool pool = pool();
+    if (pool == null) {
+      return dataSource.getConnection(); // not a HikariCP pool: its own timeout applies
+    }
+    long wait = deadline.timeout(config.connectionTimeout()).toMillis();
+    if (wait <= 0) {
+      throw new SQLTransientConnectionException("the deadline passed before a connection was free");
+    }
+    return pool.getConnection(wait);
+  }
+
+  /** HikariCP's pool behind the data source, to wait for a connection with a timeout of our own. */
+  private HikariPool pool() throws SQLException {
+    HikariPool known = pool;
+    if (known == null && dataSource.isWrapperFor(HikariDataSource.class)) {
+      known = (HikariPool) dataSource.unwrap(HikariDataSource.class).getHikariPoolMXBean();
+      pool = known;
+    }
+    return known;
   }
 
   /** Runs {@code step} as one transaction: committed if it returns, rolled back if it throws. */

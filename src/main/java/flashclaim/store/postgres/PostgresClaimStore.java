@@ -85,6 +85,7 @@ final class PostgresClaimStore implements ClaimStore {
   public List<Claim> holdings(Campaign campaign, UserId user, Deadline deadline) {
     return db.call(
         "read the user's claims",
+        deadline,
         connection -> {
           try (PreparedStatement select =
                   db.prepare(
@@ -142,6 +143,7 @@ final class PostgresClaimStore implements ClaimStore {
       try {
         Attempt result =
             db.connected(
+                deadline,
                 connection ->
                     attempt(connection, campaign, user, slot, campaignKey, userKey, deadline));
         if (result != null) {

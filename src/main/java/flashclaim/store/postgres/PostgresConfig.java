@@ -16,7 +16,8 @@ import java.time.Duration;
  * @param user database user
  * @param password database password
  * @param poolSize most connections one instance keeps open (HikariCP {@code maximumPoolSize})
- * @param connectionTimeout the most a call waits for a free pooled connection
+ * @param connectionTimeout the most a call waits for a free pooled connection; a claim's steps wait
+ *     at most what is left of the claim's deadline, if that is less
  * @param callTimeout the most any single statement may run ({@code statement_timeout}); a
  *     statement of a claim runs at most what is left of the claim's deadline, if that is less
  * @param lockTimeout the most one claim attempt waits for the user's advisory lock ({@code

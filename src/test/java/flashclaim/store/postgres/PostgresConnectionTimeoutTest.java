@@ -84,6 +84,43 @@ class PostgresConnectionTimeoutTest {
   }
 
   /**
+   * Every pooled connection busy (the test holds them) and a connection timeout far longer than a
+   * claim's deadline: the claim waits for a connection only until its deadline and answers 503
+   * busy, and the user's next claim, once a connection is free, gets a coupon.
+   */
+  @Test
+  void aClaimWaitsForAPooledConnectionOnlyUntilItsDeadline() throws Exception {
+    Duration deadline = Duration.ofMillis(800);
+    Duration connectionTimeout = Duration.ofSeconds(20);
+    try (ServiceInstance instance =
+        ServiceInstance.start(
+            properties(
+                Map.of(
+                    "flashclaim.claim.deadline", deadline.toMillis() + "ms",
+                    "flashclaim.postgres.pool-size", 2,
+                    "flashclaim.postgres.connection-timeout", connectionTimeout.toMillis() + "ms")))) {
+      TestPostgres.reset();
+      Api.createCampaign(instance.url(), "busy-pool", 1, 3);
+      assertThat(Claimer.claimUntilFinal(instance.url(), "busy-pool", "warm").status())
+          .isEqualTo(201); // the campaign is cached now: the claim needs only a connection
+      HikariDataSource pool = instance.context().getBean(HikariDataSource.class);
+      Api.Response busy;
+      long took;
+      try (Connection first = pool.getConnection();
+          Connection second = pool.getConnection()) {
+        long sent = System.nanoTime();
+        busy = Api.post(instance.url(), "/v1/campaigns/busy-pool/claims", Tokens.user("waiting"), null);
+        took = System.nanoTime() - sent;
+      }
+      assertThat(busy.status()).isEqualTo(503);
+      assertThat(busy.json()).containsEntry("type", "urn:flashclaim:problem:busy");
+      assertThat(Duration.ofNanos(took)).isLessThan(deadline.plus(MARGIN));
+      assertThat(Claimer.claimUntilFinal(instance.url(), "busy-pool", "waiting").status()).isEqualTo(201);
+      assertThat(backend.claims("busy-pool")).hasSize(2);
+    }
+  }
+
+  /**
    * A claim whose backend stops (SIGSTOP) while the claim waits in it: neither the server's lock
    * timeout nor a cancel can end the wait, and the socket timeout is 20 s; the claim's own network
    * timeout ends it at the deadline plus cancel-grace, with 503 busy. The claim wrote nothing, and
