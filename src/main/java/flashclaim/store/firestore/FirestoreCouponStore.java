@@ -4,6 +4,7 @@ import static flashclaim.store.firestore.FirestoreCalls.await;
 
 import com.google.cloud.Timestamp;
 import com.google.cloud.firestore.AggregateField;
+import com.google.cloud.firestore.AggregateQuerySnapshot;
 import com.google.cloud.firestore.CollectionReference;
 import com.google.cloud.firestore.DocumentReference;
 import com.google.cloud.firestore.DocumentSnapshot;
@@ -290,13 +291,26 @@ final class FirestoreCouponStore implements CouponStore {
                 "count claim records")
             .getCount();
     AggregateField added = AggregateField.sum(FirestoreLayout.ADDED);
-    Number total =
-        (Number)
-            await(
-                    () -> FirestoreLayout.seedings(db, campaign).aggregate(added).get(),
-                    config.callTimeout(),
-                    "sum seeding records")
-                .get(added);
+    AggregateField records = AggregateField.count();
+    AggregateQuerySnapshot seedings =
+        await(
+            () -> FirestoreLayout.seedings(db, campaign).aggregate(added, records).get(),
+            config.callTimeout(),
+            "sum seeding records");
+    Number total = (Number) seedings.get(added);
+    if (((Number) seedings.get(records)).longValue() == 0) {
+      // No seeding record: a campaign with no coupons, or one seeded before seeding records were
+      // written. Count its coupons (one aggregation) rather than answer 0 for a full pool.
+      return new Stock(countCoupons(campaign), assigned);
+    }
     return new Stock(total == null ? 0 : total.longValue(), assigned);
+  }
+
+  private long countCoupons(CampaignId campaign) {
+    return await(
+            () -> FirestoreLayout.coupons(db, campaign).count().get(),
+            config.callTimeout(),
+            "count coupons")
+        .getCount();
   }
 }
