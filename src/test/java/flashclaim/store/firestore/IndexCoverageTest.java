@@ -52,7 +52,7 @@ class IndexCoverageTest {
   private static final List<String> SHARED_SHAPES =
       List.of(
           "RunAggregationQuery COUNT OF claims",
-          "RunAggregationQuery SUM OF seedings",
+          "RunAggregationQuery SUM,COUNT OF seedings",
           "RunQuery coupons ORDER BY __name__ ASCENDING LIMIT " + AUDIT_PAGE,
           "RunQuery coupons ORDER BY __name__ ASCENDING START_AFTER LIMIT " + AUDIT_PAGE,
           "RunQuery claims ORDER BY couponId ASCENDING, __name__ ASCENDING LIMIT " + AUDIT_PAGE,
