@@ -136,7 +136,8 @@ final class WarmUp {
   }
 
   /**
-   * Checks the campaign ({@link #check}), then runs the schedule and deletes what it created.
+   * Checks the campaign ({@link #check}), prints the schedule, runs it and deletes what it
+   * created.
    *
    * @param stop asked before each write; true stops the warm-up
    */
@@ -146,6 +147,8 @@ final class WarmUp {
       return refused;
     }
     Instant opens = ((Ready) check).opens();
+    out.println("warm-up of campaigns/" + campaign.value() + "/claims:");
+    schedule.describe().forEach(line -> out.println("  " + line));
     Instant rampEnds = Instant.now().plus(schedule.total());
     if (opens.isBefore(rampEnds)) {
       out.println(
@@ -164,11 +167,9 @@ final class WarmUp {
       long done = 0;
       while (done < step.writes() && !(stopped = stop.getAsBoolean())) {
         limiter.acquire();
-        if (!writer.write()) {
-          stopped = stop.getAsBoolean();
-          continue;
+        if (writer.write()) {
+          done++;
         }
-        done++;
       }
       writes += done;
       double seconds = Math.max(1e-3, (System.nanoTime() - started) / 1e9);

@@ -204,12 +204,8 @@ public final class WarmUpMain {
     return status(outcome);
   }
 
-  /** Prints the schedule, then warms the campaign up. */
+  /** Warms the campaign up as the options say. */
   static WarmUp.Outcome warmUp(Firestore db, Options options, PrintStream out, BooleanSupplier stop) {
-    out.println(
-        "warm-up of campaigns/" + options.campaign().value() + "/claims in project "
-            + options.project() + ":");
-    options.schedule().describe().forEach(line -> out.println("  " + line));
     return new WarmUp(db, out).run(options.campaign(), options.schedule(), stop);
   }
 
