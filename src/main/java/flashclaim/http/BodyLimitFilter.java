@@ -10,9 +10,12 @@ import io.micronaut.http.body.ByteBody;
 import io.micronaut.http.filter.FilterContinuation;
 import io.micronaut.http.filter.FilterPatternStyle;
 import io.micronaut.http.filter.ServerFilterPhase;
+import io.micronaut.http.server.netty.NettyHttpRequest;
 import java.util.OptionalLong;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Mono;
 
@@ -91,7 +94,11 @@ final class BodyLimitFilter implements Ordered {
       }
       reserved.set(reserve);
     }
-    return Mono.fromFuture(BodyCount.of(body, limit, config.readTimeout()))
+    // The count ends inside the body buffer's own completion; the rest of the request (which binds
+    // the same body) runs after it, on the connection's event loop, never nested within it.
+    return Mono.fromFuture(
+            BodyCount.of(body, limit, config.readTimeout())
+                .thenApplyAsync(Function.identity(), afterThisTask(request)))
         .flatMap(
             result -> {
               if (result instanceof BodyCount.Result.Complete) {
@@ -102,6 +109,13 @@ final class BodyLimitFilter implements Ordered {
             })
         // The reservation is returned when the answer leaves, whatever it is.
         .doFinally(signal -> release(reserved));
+  }
+
+  /** Runs a task after the current one on the request's event loop (at once off Netty). */
+  private static Executor afterThisTask(HttpRequest<?> request) {
+    return request instanceof NettyHttpRequest<?> netty
+        ? netty.getChannelHandlerContext().channel().eventLoop()
+        : Runnable::run;
   }
 
   private void release(AtomicInteger reserved) {
