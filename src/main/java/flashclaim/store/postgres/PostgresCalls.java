@@ -40,11 +40,19 @@ final class PostgresCalls {
 
   private final DataSource dataSource;
   private final PostgresConfig config;
-  private volatile HikariPool pool;
+  /** HikariCP's pool behind the data source, to wait with a timeout of our own; null if none. */
+  private final HikariPool pool;
+  /** The pool's own connection timeout: the longest any call waits for a connection. */
+  private final Duration poolTimeout;
 
-  PostgresCalls(@Named("default") DataSource dataSource, PostgresConfig config) {
+  PostgresCalls(@Named("default") DataSource dataSource, PostgresConfig config) throws SQLException {
     this.dataSource = dataSource;
     this.config = config;
+    HikariDataSource hikari =
+        dataSource.isWrapperFor(HikariDataSource.class) ? dataSource.unwrap(HikariDataSource.class) : null;
+    this.pool = hikari == null ? null : (HikariPool) hikari.getHikariPoolMXBean();
+    this.poolTimeout =
+        hikari == null ? config.connectionTimeout() : Duration.ofMillis(hikari.getConnectionTimeout());
   }
 
   /** A step on a connection. */
@@ -92,25 +100,14 @@ final class PostgresCalls {
   }
 
   private Connection connection(Deadline deadline) throws SQLException {
-    HikariPool pool = pool();
     if (pool == null) {
       return dataSource.getConnection(); // not a HikariCP pool: its own timeout applies
     }
-    long wait = deadline.timeout(config.connectionTimeout()).toMillis();
+    long wait = deadline.timeout(poolTimeout).toMillis();
     if (wait <= 0) {
       throw new SQLTransientConnectionException("the deadline passed before a connection was free");
     }
     return pool.getConnection(wait);
-  }
-
-  /** HikariCP's pool behind the data source, to wait for a connection with a timeout of our own. */
-  private HikariPool pool() throws SQLException {
-    HikariPool known = pool;
-    if (known == null && dataSource.isWrapperFor(HikariDataSource.class)) {
-      known = (HikariPool) dataSource.unwrap(HikariDataSource.class).getHikariPoolMXBean();
-      pool = known;
-    }
-    return known;
   }
 
   /** Runs {@code step} as one transaction: committed if it returns, rolled back if it throws. */
