@@ -10,6 +10,7 @@ import com.google.cloud.firestore.DocumentReference;
 import com.google.cloud.firestore.DocumentSnapshot;
 import com.google.cloud.firestore.FieldValue;
 import com.google.cloud.firestore.Firestore;
+import com.google.cloud.firestore.Query;
 import com.google.cloud.firestore.WriteBatch;
 import flashclaim.StoreException;
 import flashclaim.campaign.CampaignId;
@@ -284,12 +285,7 @@ final class FirestoreCouponStore implements CouponStore {
    */
   @Override
   public Stock stock(CampaignId campaign) {
-    long assigned =
-        await(
-                () -> FirestoreLayout.claims(db, campaign).count().get(),
-                config.callTimeout(),
-                "count claim records")
-            .getCount();
+    long assigned = count(FirestoreLayout.claims(db, campaign), "count claim records");
     AggregateField added = AggregateField.sum(FirestoreLayout.ADDED);
     AggregateField records = AggregateField.count();
     AggregateQuerySnapshot seedings =
@@ -297,20 +293,17 @@ final class FirestoreCouponStore implements CouponStore {
             () -> FirestoreLayout.seedings(db, campaign).aggregate(added, records).get(),
             config.callTimeout(),
             "sum seeding records");
-    Number total = (Number) seedings.get(added);
     if (((Number) seedings.get(records)).longValue() == 0) {
       // No seeding record: a campaign with no coupons, or one seeded before seeding records were
       // written. Count its coupons (one aggregation) rather than answer 0 for a full pool.
-      return new Stock(countCoupons(campaign), assigned);
+      return new Stock(count(FirestoreLayout.coupons(db, campaign), "count coupons"), assigned);
     }
+    Number total = (Number) seedings.get(added);
     return new Stock(total == null ? 0 : total.longValue(), assigned);
   }
 
-  private long countCoupons(CampaignId campaign) {
-    return await(
-            () -> FirestoreLayout.coupons(db, campaign).count().get(),
-            config.callTimeout(),
-            "count coupons")
-        .getCount();
+  /** The documents of {@code collection}, by one {@code count()} aggregation. */
+  private long count(Query collection, String what) {
+    return await(() -> collection.count().get(), config.callTimeout(), what).getCount();
   }
 }
