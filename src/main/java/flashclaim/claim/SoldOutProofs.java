@@ -140,7 +140,7 @@ public class SoldOutProofs {
    * thread that read it), or at once when no read is needed; fails when the read failed.
    */
   public CompletableFuture<Check> checkAsync(CampaignId campaign) {
-    Watch watch = config.fastPath() ? watches.get(campaign) : null;
+    Watch watch = activeWatch(campaign);
     if (watch == null) {
       return CompletableFuture.completedFuture(NOT_READ);
     }
@@ -149,8 +149,13 @@ public class SoldOutProofs {
 
   /** Whether this instance holds a proof for the campaign now (a later claim may still break it). */
   public boolean hasProof(CampaignId campaign) {
-    Watch watch = config.fastPath() ? watches.get(campaign) : null;
+    Watch watch = activeWatch(campaign);
     return watch != null && watch.proof != null;
+  }
+
+  /** The campaign's watch, if the fast path is on and this instance has seen its pool empty. */
+  private Watch activeWatch(CampaignId campaign) {
+    return config.fastPath() ? watches.get(campaign) : null;
   }
 
   private Check checked(Watch watch, Optional<PoolAdditions> seen) {
