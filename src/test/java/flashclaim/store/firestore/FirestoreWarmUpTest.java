@@ -11,12 +11,6 @@ import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.StoreContents;
 import flashclaim.testing.TestEmulator;
 import flashclaim.testing.Tokens;
-import io.grpc.CallOptions;
-import io.grpc.Channel;
-import io.grpc.ClientCall;
-import io.grpc.ClientInterceptor;
-import io.grpc.ForwardingClientCall;
-import io.grpc.MethodDescriptor;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.URI;
@@ -246,7 +240,7 @@ class FirestoreWarmUpTest {
   }
 
   /** The document names of the creates and deletes that the client sent, one commit each. */
-  private static final class WriteRecorder implements ClientInterceptor {
+  private static final class WriteRecorder extends SentMessages {
     private final List<String> creates = new CopyOnWriteArrayList<>();
     private final List<String> deletes = new CopyOnWriteArrayList<>();
     private final List<Write> others = new CopyOnWriteArrayList<>();
@@ -265,28 +259,21 @@ class FirestoreWarmUpTest {
     }
 
     @Override
-    public <ReqT, RespT> ClientCall<ReqT, RespT> interceptCall(
-        MethodDescriptor<ReqT, RespT> method, CallOptions options, Channel next) {
-      return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
-        @Override
-        public void sendMessage(ReqT message) {
-          if (message instanceof CommitRequest commit) {
-            for (Write write : commit.getWritesList()) {
-              if (write.hasDelete()) {
-                deletes.add(write.getDelete());
-              } else if (write.hasUpdate()
-                  && write.getCurrentDocument().hasExists()
-                  && !write.getCurrentDocument().getExists()
-                  && write.getUpdate().getFieldsMap().keySet().equals(java.util.Set.of(WarmUp.WARM_UP))) {
-                creates.add(write.getUpdate().getName());
-              } else {
-                others.add(write);
-              }
-            }
+    void sent(Object message) {
+      if (message instanceof CommitRequest commit) {
+        for (Write write : commit.getWritesList()) {
+          if (write.hasDelete()) {
+            deletes.add(write.getDelete());
+          } else if (write.hasUpdate()
+              && write.getCurrentDocument().hasExists()
+              && !write.getCurrentDocument().getExists()
+              && write.getUpdate().getFieldsMap().keySet().equals(java.util.Set.of(WarmUp.WARM_UP))) {
+            creates.add(write.getUpdate().getName());
+          } else {
+            others.add(write);
           }
-          super.sendMessage(message);
         }
-      };
+      }
     }
   }
 }

@@ -4,12 +4,7 @@ import com.google.firestore.v1.RunAggregationQueryRequest;
 import com.google.firestore.v1.RunQueryRequest;
 import com.google.firestore.v1.StructuredAggregationQuery;
 import com.google.firestore.v1.StructuredQuery;
-import io.grpc.CallOptions;
-import io.grpc.Channel;
-import io.grpc.ClientCall;
 import io.grpc.ClientInterceptor;
-import io.grpc.ForwardingClientCall;
-import io.grpc.MethodDescriptor;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
 import java.util.List;
@@ -25,7 +20,7 @@ import java.util.stream.Collectors;
  */
 @Singleton
 @Requires(property = QueryRecorder.PROPERTY, value = "true")
-public final class QueryRecorder implements ClientInterceptor {
+public final class QueryRecorder extends SentMessages {
   public static final String PROPERTY = "test.record-queries";
 
   /** One query as sent. */
@@ -53,18 +48,7 @@ public final class QueryRecorder implements ClientInterceptor {
   }
 
   @Override
-  public <ReqT, RespT> ClientCall<ReqT, RespT> interceptCall(
-      MethodDescriptor<ReqT, RespT> method, CallOptions options, Channel next) {
-    return new ForwardingClientCall.SimpleForwardingClientCall<>(next.newCall(method, options)) {
-      @Override
-      public void sendMessage(ReqT message) {
-        record(message);
-        super.sendMessage(message);
-      }
-    };
-  }
-
-  private void record(Object message) {
+  void sent(Object message) {
     if (message instanceof RunQueryRequest run) {
       recorded.add(
           new Recorded(
