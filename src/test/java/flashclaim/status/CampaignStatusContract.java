@@ -176,13 +176,17 @@ public abstract class CampaignStatusContract extends MultiInstanceTest {
       }
       // A failed read leaves the cache when its future completes, which may come just after the
       // answer: nothing stays cached for long.
-      CampaignStatusService statuses = doomed.context().getBean(CampaignStatusService.class);
-      long deadline = System.nanoTime() + 5_000_000_000L;
-      while (statuses.cachedCampaigns() > 0 && System.nanoTime() < deadline) {
-        Thread.onSpinWait();
-      }
-      assertThat(statuses.cachedCampaigns()).isZero();
+      awaitCachedAtMost(doomed.context().getBean(CampaignStatusService.class), 0);
     }
+  }
+
+  /** Until the instance holds at most {@code n} campaigns (at most 5 s), then asserts it. */
+  private static void awaitCachedAtMost(CampaignStatusService statuses, long n) {
+    long deadline = System.nanoTime() + 5_000_000_000L;
+    while (statuses.cachedCampaigns() > n && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    assertThat(statuses.cachedCampaigns()).isLessThanOrEqualTo(n);
   }
 
   @Test
@@ -198,8 +202,9 @@ public abstract class CampaignStatusContract extends MultiInstanceTest {
         assertThat(answer.status()).isEqualTo(200);
         assertThat(answer.header("Cache-Control")).isEqualTo("public, max-age=5");
       }
-      assertThat(configured.context().getBean(CampaignStatusService.class).cachedCampaigns())
-          .isLessThanOrEqualTo(2);
+      // Caffeine evicts once a read's future has completed, which may come just after its
+      // answer: the bound holds as soon as the last completion has been seen.
+      awaitCachedAtMost(configured.context().getBean(CampaignStatusService.class), 2);
     }
     assertThatThrownBy(() -> startInstance(Map.of("flashclaim.status.cache-scope", "shared")).close())
         .hasStackTraceContaining("flashclaim.status.cache-scope");
