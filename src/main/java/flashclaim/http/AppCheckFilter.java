@@ -4,14 +4,12 @@ import flashclaim.appcheck.AppCheckMode;
 import flashclaim.appcheck.AppCheckVerifier;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.order.Ordered;
-import io.micronaut.http.HttpMethod;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.http.filter.ConditionalFilter;
 import io.micronaut.http.filter.FilterContinuation;
-import io.micronaut.http.filter.FilterPatternStyle;
 import io.micronaut.web.router.RouteMatch;
 import io.micronaut.web.router.UriRouteMatch;
 import org.reactivestreams.Publisher;
@@ -29,10 +27,7 @@ import reactor.core.publisher.Mono;
  * event loop: it never blocks, a fetch of App Check's keys completes its future from another
  * thread.
  */
-@ServerFilter(
-    value = FilterPaths.API,
-    patternStyle = FilterPatternStyle.REGEX,
-    methods = HttpMethod.POST)
+@ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 final class AppCheckFilter implements Ordered, ConditionalFilter {
   static final String HEADER = "X-Firebase-AppCheck";
   /** The routes that need a token. */
@@ -53,7 +48,7 @@ final class AppCheckFilter implements Ordered, ConditionalFilter {
 
   @Override
   public boolean isEnabled(HttpRequest<?> request) {
-    return verifier.mode() != AppCheckMode.OFF;
+    return verifier.mode() != AppCheckMode.OFF && FilterPaths.isApiPost(request);
   }
 
   /**

@@ -8,7 +8,6 @@ import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.http.body.ByteBody;
 import io.micronaut.http.filter.FilterContinuation;
-import io.micronaut.http.filter.FilterPatternStyle;
 import io.micronaut.http.filter.ServerFilterPhase;
 import io.micronaut.http.server.netty.NettyHttpRequest;
 import java.util.OptionalLong;
@@ -41,7 +40,7 @@ import reactor.core.publisher.Mono;
  * connection whose refused body goes on arriving is closed shortly after the answer ({@link
  * RefusedBodyFilter}).
  */
-@ServerFilter(value = FilterPaths.ALL, patternStyle = FilterPatternStyle.REGEX)
+@ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 final class BodyLimitFilter implements Ordered {
   /** Right after authentication, before idempotency (which reads the body). */
   static final int ORDER = ServerFilterPhase.SECURITY.after();

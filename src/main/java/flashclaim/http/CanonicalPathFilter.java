@@ -6,7 +6,6 @@ import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ServerFilter;
-import io.micronaut.http.filter.FilterPatternStyle;
 import io.micronaut.http.filter.ServerFilterPhase;
 
 /**
@@ -24,7 +23,7 @@ import io.micronaut.http.filter.ServerFilterPhase;
  * /v1/}) a trailing slash is allowed: it names a directory of static pages, as in {@code
  * /dashboard/}.
  */
-@ServerFilter(value = FilterPaths.ALL, patternStyle = FilterPatternStyle.REGEX)
+@ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 final class CanonicalPathFilter implements Ordered {
   /** Right after the request id (a 404 here has one too), before load shedding. */
   static final int ORDER = ServerFilterPhase.FIRST.before() + 1;

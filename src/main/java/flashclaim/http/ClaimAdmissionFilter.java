@@ -13,7 +13,6 @@ import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.http.filter.ConditionalFilter;
 import io.micronaut.http.filter.FilterContinuation;
-import io.micronaut.http.filter.FilterPatternStyle;
 import io.micronaut.http.filter.ServerFilterPhase;
 import io.micronaut.web.router.RouteMatch;
 import java.security.Principal;
@@ -43,7 +42,7 @@ import reactor.core.publisher.Mono;
  * idempotency filter, whose store work is part of the claim's. The slot is given back when the
  * response leaves, whatever it is, or when the client goes away.
  */
-@ServerFilter(value = FilterPaths.API, patternStyle = FilterPatternStyle.REGEX)
+@ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 final class ClaimAdmissionFilter implements Ordered, ConditionalFilter {
   /** After authentication, before {@link IdempotencyFilter}. */
   static final int ORDER = ServerFilterPhase.SECURITY.after() - 1;

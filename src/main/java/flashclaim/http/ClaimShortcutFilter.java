@@ -11,7 +11,6 @@ import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.http.filter.ConditionalFilter;
 import io.micronaut.http.filter.FilterContinuation;
-import io.micronaut.http.filter.FilterPatternStyle;
 import io.micronaut.web.router.RouteMatch;
 import java.security.Principal;
 import java.time.Clock;
@@ -29,7 +28,7 @@ import reactor.core.publisher.Mono;
  * keep their slots. Every other claim goes on to admission and the controller, which decide it as
  * before.
  */
-@ServerFilter(value = FilterPaths.API, patternStyle = FilterPatternStyle.REGEX)
+@ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 final class ClaimShortcutFilter implements Ordered, ConditionalFilter {
   /** After authentication (the user), just before {@link ClaimAdmissionFilter}. */
   static final int ORDER = ClaimAdmissionFilter.ORDER - 1;

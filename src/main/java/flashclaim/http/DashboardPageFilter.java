@@ -1,9 +1,10 @@
 package flashclaim.http;
 
+import io.micronaut.http.HttpRequest;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
-import io.micronaut.http.filter.FilterPatternStyle;
+import io.micronaut.http.filter.ConditionalFilter;
 
 /**
  * Headers of the static pages (the dashboard, the reference claim page under {@code /app/}): they
@@ -11,11 +12,16 @@ import io.micronaut.http.filter.FilterPatternStyle;
  * script, no other origin, no framing), and browsers revalidate them so that a new version of the
  * service serves a new page.
  */
-@ServerFilter(value = FilterPaths.PAGES, patternStyle = FilterPatternStyle.REGEX)
-final class DashboardPageFilter {
+@ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
+final class DashboardPageFilter implements ConditionalFilter {
   static final String CONTENT_SECURITY_POLICY =
       "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
           + " connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+  @Override
+  public boolean isEnabled(HttpRequest<?> request) {
+    return FilterPaths.isPage(request);
+  }
 
   @ResponseFilter
   void secure(MutableHttpResponse<?> response) {

@@ -1,5 +1,6 @@
 package flashclaim.http;
 
+import io.micronaut.http.HttpMethod;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.web.router.RouteAttributes;
 import io.micronaut.web.router.RouteMatch;
@@ -7,25 +8,53 @@ import java.lang.annotation.Annotation;
 import java.util.Optional;
 
 /**
- * The paths of this service's filters, as regular expressions ({@code FilterPatternStyle.REGEX}).
- * Micronaut matches every filter's patterns against every request's path; an Ant pattern ({@code
- * /v1/**}) is tokenized, with the path, at each match, a regular expression is compiled once. With
- * a dozen filters that is a measurable part of a claim's CPU.
+ * Where this service's filters apply. Every filter is declared on every path ({@link
+ * io.micronaut.http.annotation.ServerFilter#MATCH_ALL_PATTERN}) and says in its {@code isEnabled}
+ * (a {@link io.micronaut.http.filter.ConditionalFilter}) which requests it takes, with these
+ * tests. Micronaut sorts the filters that match every path once, at startup; one filter with a
+ * pattern or a method list makes it match every filter's patterns against every request's path and
+ * sort the result again, per request (measured: a tenth of the event loop's time of a claim).
+ * {@code FilterLookupTest} keeps it so.
  */
 final class FilterPaths {
-  /** Every path, also non-canonical ones (Ant's {@code /**}). */
-  static final String ALL = ".*";
-
-  /** The API (Ant's {@code /v1/**}). */
-  static final String API = "/v1(/.*)?";
-
-  /** The health endpoints (Ant's {@code /health} and {@code /health/**}). */
-  static final String HEALTH = "/health(/.*)?";
-
-  /** The static pages (Ant's {@code /dashboard/**} and {@code /app/**}). */
-  static final String PAGES = "/(dashboard|app)(/.*)?";
-
   private FilterPaths() {}
+
+  /** The API: {@code /v1} and below. */
+  static boolean isApi(HttpRequest<?> request) {
+    return under(request.getPath(), "/v1");
+  }
+
+  /** A write to the API: POST, PUT, PATCH or DELETE on {@code /v1} and below. */
+  static boolean isApiWrite(HttpRequest<?> request) {
+    HttpMethod method = request.getMethod();
+    return (method == HttpMethod.POST
+            || method == HttpMethod.PUT
+            || method == HttpMethod.PATCH
+            || method == HttpMethod.DELETE)
+        && isApi(request);
+  }
+
+  /** A POST to the API. */
+  static boolean isApiPost(HttpRequest<?> request) {
+    return request.getMethod() == HttpMethod.POST && isApi(request);
+  }
+
+  /** The health endpoints: {@code /health} and below. */
+  static boolean isHealth(HttpRequest<?> request) {
+    return under(request.getPath(), "/health");
+  }
+
+  /** The static pages: {@code /dashboard} and {@code /app}, and below. */
+  static boolean isPage(HttpRequest<?> request) {
+    String path = request.getPath();
+    return under(path, "/dashboard") || under(path, "/app");
+  }
+
+  /** Whether {@code path} is {@code base} or a path below it. */
+  static boolean under(String path, String base) {
+    return path.startsWith(base)
+        && (path.length() == base.length() || path.charAt(base.length()) == '/');
+  }
 
   /** The route of the request, if its method carries {@code marker}. */
   static Optional<RouteMatch<?>> routeMarked(

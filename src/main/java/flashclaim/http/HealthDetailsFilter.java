@@ -1,31 +1,61 @@
 package flashclaim.http;
 
+import io.micronaut.context.annotation.Replaces;
+import io.micronaut.context.annotation.Requires;
+import io.micronaut.health.HealthStatus;
 import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
-import io.micronaut.http.filter.FilterPatternStyle;
+import io.micronaut.http.filter.ConditionalFilter;
+import io.micronaut.management.endpoint.health.HealthEndpoint;
+import io.micronaut.management.endpoint.health.filter.HealthResultFilter;
 import io.micronaut.management.health.indicator.HealthResult;
 
 /**
- * Health details (which store, which indicator failed and why) are for admins. Anonymous callers
- * get the status alone from the endpoint itself ({@code endpoints.health.details-visible:
- * AUTHENTICATED}); this takes the details off the answer to any other caller without the admin
- * role. The HTTP status (503 when DOWN) is left as it is.
+ * The HTTP status and the body of the health endpoints ({@code /health} and below).
+ *
+ * <ul>
+ *   <li>The status follows the health status, as Micronaut's own {@link HealthResultFilter} does
+ *       (which this filter replaces, because it is declared on three paths, see {@link
+ *       FilterPaths}): the mapping of {@code endpoints.health.status.http-mapping}, else 503 for a
+ *       status that is not operational (DOWN).
+ *   <li>Details (which store, which indicator failed and why) are for admins. Anonymous callers
+ *       get the status alone from the endpoint itself ({@code endpoints.health.details-visible:
+ *       AUTHENTICATED}); this takes the details off the answer to any other caller without the
+ *       admin role.
+ * </ul>
  */
-@ServerFilter(value = FilterPaths.HEALTH, patternStyle = FilterPatternStyle.REGEX)
-final class HealthDetailsFilter {
+@ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
+@Requires(beans = HealthEndpoint.class)
+@Replaces(HealthResultFilter.class)
+final class HealthDetailsFilter implements ConditionalFilter {
+  private final HealthEndpoint endpoint;
+
+  HealthDetailsFilter(HealthEndpoint endpoint) {
+    this.endpoint = endpoint;
+  }
+
+  @Override
+  public boolean isEnabled(HttpRequest<?> request) {
+    return FilterPaths.isHealth(request);
+  }
 
   @ResponseFilter
-  void statusOnly(HttpRequest<?> request, MutableHttpResponse<?> response) {
-    if (Callers.isAdmin(request)) {
+  void statusAndDetails(HttpRequest<?> request, MutableHttpResponse<?> response) {
+    if (!(response.body() instanceof HealthResult result)) {
       return;
     }
-    response
-        .getBody(HealthResult.class)
-        .filter(result -> result.getDetails() != null)
-        .ifPresent(
-            result ->
-                response.body(HealthResult.builder(result.getName(), result.getStatus()).build()));
+    HealthStatus status = result.getStatus();
+    HttpStatus mapped = endpoint.getStatusConfiguration().getHttpMapping().get(status.getName());
+    if (mapped != null) {
+      response.status(mapped);
+    } else if (!status.getOperational().orElse(true)) {
+      response.status(HttpStatus.SERVICE_UNAVAILABLE);
+    }
+    if (result.getDetails() != null && !Callers.isAdmin(request)) {
+      response.body(HealthResult.builder(result.getName(), status).build());
+    }
   }
 }

@@ -12,7 +12,6 @@ import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.order.Ordered;
 import io.micronaut.core.util.StringUtils;
 import io.micronaut.http.HttpHeaders;
-import io.micronaut.http.HttpMethod;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -23,7 +22,6 @@ import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.http.filter.ConditionalFilter;
-import io.micronaut.http.filter.FilterPatternStyle;
 import io.micronaut.json.JsonMapper;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import java.io.IOException;
@@ -62,10 +60,7 @@ import org.slf4j.LoggerFactory;
  * the modification guard. The body is read here (the framework keeps it for the controller)
  * because the fingerprint covers the raw bytes.
  */
-@ServerFilter(
-    value = FilterPaths.API,
-    patternStyle = FilterPatternStyle.REGEX,
-    methods = HttpMethod.POST)
+@ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 @Requires(property = "flashclaim.idempotency.enabled", notEquals = StringUtils.FALSE)
 @Requires(beans = IdempotencyService.class)
 final class IdempotencyFilter implements Ordered, ConditionalFilter {
@@ -105,6 +100,9 @@ final class IdempotencyFilter implements Ordered, ConditionalFilter {
    */
   @Override
   public boolean isEnabled(HttpRequest<?> request) {
+    if (!FilterPaths.isApiPost(request)) {
+      return false;
+    }
     HttpHeaders headers = request.getHeaders();
     return (headers.contains(IdempotencyKey.HEADER) && headers.contains(HttpHeaders.AUTHORIZATION))
         || config.requiresKey(request.getPath());

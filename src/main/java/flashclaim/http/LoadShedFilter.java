@@ -9,7 +9,7 @@ import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
-import io.micronaut.http.filter.FilterPatternStyle;
+import io.micronaut.http.filter.ConditionalFilter;
 import io.micronaut.http.filter.ServerFilterPhase;
 import java.time.Clock;
 import java.time.Duration;
@@ -34,8 +34,8 @@ import java.util.concurrent.atomic.LongAdder;
  * their ticket), waiting claims too, and the drain waits until the requests in flight have
  * answered.
  */
-@ServerFilter(value = FilterPaths.API, patternStyle = FilterPatternStyle.REGEX)
-final class LoadShedFilter implements Ordered {
+@ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
+final class LoadShedFilter implements Ordered, ConditionalFilter {
   private static final String PERMIT = LoadShedFilter.class.getName() + ".permit";
   private static final String COUNTED = LoadShedFilter.class.getName() + ".counted";
   private static final String ADMITTED_AT = LoadShedFilter.class.getName() + ".admittedAt";
@@ -60,6 +60,11 @@ final class LoadShedFilter implements Ordered {
   @Override
   public int getOrder() {
     return ServerFilterPhase.FIRST.order();
+  }
+
+  @Override
+  public boolean isEnabled(HttpRequest<?> request) {
+    return FilterPaths.isApi(request);
   }
 
   /** Requests other than claims refused with 503 {@code overloaded} so far. */

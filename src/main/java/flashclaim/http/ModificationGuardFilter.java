@@ -10,14 +10,12 @@ import io.micronaut.context.annotation.Requires;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.order.Ordered;
 import io.micronaut.core.util.StringUtils;
-import io.micronaut.http.HttpMethod;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.http.filter.ConditionalFilter;
-import io.micronaut.http.filter.FilterPatternStyle;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.web.router.RouteAttributes;
 import io.micronaut.web.router.UriRouteMatch;
@@ -41,10 +39,7 @@ import org.slf4j.LoggerFactory;
  * route runs to its end regardless). Only an instance that dies before that leaves its guard behind,
  * for the TTL.
  */
-@ServerFilter(
-    value = FilterPaths.API,
-    patternStyle = FilterPatternStyle.REGEX,
-    methods = {HttpMethod.POST, HttpMethod.PUT, HttpMethod.PATCH, HttpMethod.DELETE})
+@ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 @Requires(property = "flashclaim.guard.enabled", notEquals = StringUtils.FALSE)
 @Requires(beans = ModificationGuard.class)
 final class ModificationGuardFilter implements Ordered, ConditionalFilter {
@@ -73,7 +68,7 @@ final class ModificationGuardFilter implements Ordered, ConditionalFilter {
   /** Only requests that guard a resource run this filter (and pay its hop to the store pool). */
   @Override
   public boolean isEnabled(HttpRequest<?> request) {
-    return resourceOf(request).isPresent();
+    return FilterPaths.isApiWrite(request) && resourceOf(request).isPresent();
   }
 
   @RequestFilter

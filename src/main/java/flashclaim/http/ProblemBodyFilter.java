@@ -7,7 +7,6 @@ import io.micronaut.http.MediaType;
 import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
-import io.micronaut.http.filter.FilterPatternStyle;
 import io.micronaut.http.filter.ServerFilterPhase;
 
 /**
@@ -16,7 +15,7 @@ import io.micronaut.http.filter.ServerFilterPhase;
  * the service is addressed as {@code localhost}. It runs outside every other filter, so it sees
  * their answers too.
  */
-@ServerFilter(value = FilterPaths.ALL, patternStyle = FilterPatternStyle.REGEX)
+@ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 final class ProblemBodyFilter implements Ordered {
 
   @Override

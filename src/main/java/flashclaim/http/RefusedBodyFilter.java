@@ -7,7 +7,6 @@ import io.micronaut.http.ServerHttpRequest;
 import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.http.body.AvailableByteBody;
-import io.micronaut.http.filter.FilterPatternStyle;
 import io.micronaut.http.filter.ServerFilterPhase;
 import io.micronaut.http.server.netty.NettyHttpRequest;
 import io.netty.channel.Channel;
@@ -26,7 +25,7 @@ import java.util.concurrent.TimeUnit;
  * <p>It sees every answer, including those of authentication, load shedding and {@link
  * BodyLimitFilter}, so it runs before all of them.
  */
-@ServerFilter(value = FilterPaths.ALL, patternStyle = FilterPatternStyle.REGEX)
+@ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 final class RefusedBodyFilter implements Ordered {
   private static final String READ = RefusedBodyFilter.class.getName() + ".read";
 

@@ -8,7 +8,6 @@ import io.micronaut.http.MutableHttpResponse;
 import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
-import io.micronaut.http.filter.FilterPatternStyle;
 import io.micronaut.http.filter.ServerFilterPhase;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -21,7 +20,7 @@ import org.slf4j.MDC;
  * {@value #HEADER} and is in the MDC as {@value #MDC_KEY} on every thread that works on the
  * request (Micronaut's context propagation), so each log line of a request carries it.
  */
-@ServerFilter(value = FilterPaths.ALL, patternStyle = FilterPatternStyle.REGEX)
+@ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 final class RequestIdFilter implements Ordered {
   static final String HEADER = "X-Request-Id";
   static final String MDC_KEY = "requestId";
