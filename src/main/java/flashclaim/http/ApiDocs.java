@@ -147,7 +147,7 @@ final class ApiDocs {
           schema = @Schema(type = "string")))
   @ApiResponse(responseCode = "200", description = "OK; cacheable for max-age seconds (Cache-Control), with an ETag",
       headers = {
-        @Header(name = "ETag", description = "a weak tag of the answer, without serverTime", schema = @Schema(type = "string")),
+        @Header(name = "ETag", description = "a weak tag of the answer, without serverTime and remainingAt", schema = @Schema(type = "string")),
         @Header(name = "Cache-Control", description = "private (or public) with max-age", schema = @Schema(type = "string"))
       },
       content = @Content(mediaType = JSON, schema = @Schema(implementation = CampaignStatusController.StatusView.class)))

@@ -97,8 +97,9 @@ final class CampaignStatusController {
   /**
    * A campaign's status as the API shows it; {@code status} is {@code upcoming}, {@code open},
    * {@code sold-out} or {@code ended}; {@code startsAt}/{@code endsAt} are null where the window is
-   * open-ended; {@code remaining} was read at most about a second before {@code serverTime}, the
-   * server's clock, against which an app corrects its own for a countdown.
+   * open-ended; {@code remaining} is the count this instance read at {@code remainingAt}, under
+   * steady polling at most {@code flashclaim.status.stock-max-age} (1 s) and one read before {@code
+   * serverTime}, the server's clock, against which an app corrects its own for a countdown.
    */
   @Serdeable
   @JsonInclude(JsonInclude.Include.ALWAYS)
@@ -109,6 +110,7 @@ final class CampaignStatusController {
       @Nullable Instant startsAt,
       @Nullable Instant endsAt,
       long remaining,
+      Instant remainingAt,
       Instant serverTime) {
 
     static StatusView of(CampaignStatus status) {
@@ -120,10 +122,14 @@ final class CampaignStatusController {
           c.startsAt(),
           c.endsAt(),
           status.remaining(),
+          status.stockReadAt(),
           status.serverTime());
     }
 
-    /** A weak tag of everything but {@code serverTime}, which changes on every answer. */
+    /**
+     * A weak tag of everything but the two instants: {@code serverTime} changes on every answer,
+     * and a stock read again with the same count is the same answer.
+     */
     String etag() {
       String content = String.join("\n", id, name, status, String.valueOf(startsAt), String.valueOf(endsAt), Long.toString(remaining));
       return "W/\"" + Sha256.hex(content, 12) + "\"";

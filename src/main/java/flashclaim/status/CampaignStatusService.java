@@ -19,9 +19,16 @@ import java.util.concurrent.atomic.LongAdder;
 /**
  * The status of campaigns for the apps that poll it, read through a per-instance cache (Caffeine):
  * each instance reads a campaign's stock at most once per {@code flashclaim.status.stock-max-age},
- * with one read in flight at a time (the requests that arrive meanwhile wait for that read instead
- * of starting their own), however many phones ask. Answers from the cache complete at once, on
- * the caller's thread; reads run on the store executor.
+ * with one read in flight at a time, however many phones ask.
+ *
+ * <p>A reading older than {@code stock-max-age} is read again in the background by the first
+ * request that finds it so, and that request and the ones that arrive meanwhile are answered at
+ * once with the reading they found (its {@code stockReadAt} says how old it is): a poll never
+ * waits for the store unless the instance holds no reading of the campaign, or only one older than
+ * twice {@code stock-max-age} (a campaign nobody asked about for that long, or a store that has
+ * failed every read since). Under steady polling a {@code remaining} is at most {@code
+ * stock-max-age} plus one read old. Answers complete on the caller's thread; reads run on the
+ * store executor.
  *
  * <p>The cache holds existing campaigns only, at most {@code flashclaim.status.max-campaigns}: an
  * unknown id costs one lookup of the campaign (shared by the requests for the same id meanwhile),
@@ -50,7 +57,8 @@ public class CampaignStatusService {
     this.readings =
         Caffeine.newBuilder()
             .maximumSize(config.maxCampaigns())
-            .expireAfterWrite(config.stockMaxAge())
+            .refreshAfterWrite(config.stockMaxAge())
+            .expireAfterWrite(config.stockMaxAge().multipliedBy(2))
             .executor(storeExecutor)
             .buildAsync(this::read);
   }

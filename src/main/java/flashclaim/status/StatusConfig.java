@@ -10,7 +10,9 @@ import java.util.Set;
  *
  * @param stockMaxAge how long an instance answers with a stock it read before it reads it again:
  *     however many phones poll, each instance reads a campaign's stock at most once per this
- *     interval, one read at a time (the remaining count is at most this old)
+ *     interval, one read at a time, answering from its last reading meanwhile; a reading twice
+ *     this old is no longer served (under steady polling the remaining count is at most this plus
+ *     one read old)
  * @param maxCampaigns campaigns whose status one instance keeps; past it, the least used are
  *     dropped, so memory stays bounded whatever ids arrive (only existing campaigns are kept)
  * @param maxAge the {@code max-age} of the answer's {@code Cache-Control}: how long a phone or a

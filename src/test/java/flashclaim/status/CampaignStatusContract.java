@@ -180,6 +180,45 @@ public abstract class CampaignStatusContract extends MultiInstanceTest {
     }
   }
 
+  /**
+   * A reading older than {@code stock-max-age} is answered at once while it is read again in the
+   * background, and is never served once it is twice that old. The store stops answering right
+   * after the first read: a poll one and a half max-ages later still gets 200 with the first
+   * reading (a poll that waited for the store would get 503), and one after twice the max-age gets
+   * 503.
+   */
+  @Test
+  void aReadingIsServedWhileItIsReadAgainButNotPastTwiceTheMaxAge() throws InterruptedException {
+    Api.createCampaign(instance(0), "stale", 1, 3);
+    String token = Tokens.user("poller");
+    try (ServiceInstance polled = startInstance(Map.of("flashclaim.status.stock-max-age", "2s"))) {
+      Api.Response first = status(polled.url(), "stale", token);
+      assertThat(first.status()).as(first.toString()).isEqualTo(200);
+      Instant readAt = instant(first.json().get("remainingAt"));
+      assertThat(readAt).isBeforeOrEqualTo(instant(first.json().get("serverTime")));
+      backend().cutOff(polled);
+
+      sleepUntil(readAt.plusMillis(3_000));
+      for (int i = 0; i < 3; i++) {
+        Api.Response stale = status(polled.url(), "stale", token);
+        assertThat(stale.status()).as(stale.toString()).isEqualTo(200);
+        assertThat(stale.json()).containsEntry("remaining", 3);
+        assertThat(instant(stale.json().get("remainingAt"))).isEqualTo(readAt);
+        assertThat(stale.header("ETag")).isEqualTo(first.header("ETag"));
+      }
+
+      sleepUntil(readAt.plusMillis(4_100));
+      assertProblem(status(polled.url(), "stale", token), 503, "store-unavailable");
+    }
+  }
+
+  private static void sleepUntil(Instant when) throws InterruptedException {
+    long millis = java.time.Duration.between(Instant.now(), when).toMillis();
+    if (millis > 0) {
+      Thread.sleep(millis);
+    }
+  }
+
   /** Until the instance holds at most {@code n} campaigns (at most 5 s), then asserts it. */
   private static void awaitCachedAtMost(CampaignStatusService statuses, long n) {
     long deadline = System.nanoTime() + 5_000_000_000L;
