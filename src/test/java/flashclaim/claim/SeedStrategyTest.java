@@ -39,9 +39,19 @@ class SeedStrategyTest extends MultiInstanceTest {
         runAll(
             15, 6, i -> () -> Claimer.claimUntilFinal(instance(i), campaign, "seed-user-" + i));
 
-    assertThat(results).extracting(Claimer.Result::status).containsOnly(201, 410);
+    // A 200 comes only after a retry: the attempt answered 503 had committed, and the retry finds
+    // the user's claim (G4).
+    assertThat(results)
+        .allSatisfy(
+            r ->
+                assertThat(r.status() == 201 || r.status() == 410 || (r.status() == 200 && r.retries() > 0))
+                    .as("%s: %d after %d retries", r.user(), r.status(), r.retries())
+                    .isTrue());
     List<String> codes =
-        results.stream().filter(r -> r.status() == 201).map(Claimer.Result::code).toList();
+        results.stream()
+            .filter(r -> r.status() == 201 || r.status() == 200)
+            .map(Claimer.Result::code)
+            .toList();
     assertThat(codes).isNotEmpty();
     assertThat(new HashSet<>(codes)).hasSameSizeAs(codes); // G1 as the users saw it
     assertStoreConsistent(campaign, codes.size()); // G1, G5 in the store
