@@ -61,7 +61,7 @@ final class CampaignStatusController {
             e -> {
               Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
               if (cause instanceof StoreException storeFault) {
-                return StoreUnavailableHandler.response(request, storeFault, http);
+                return StoreUnavailable.response(request, storeFault, http);
               }
               throw e instanceof CompletionException completion ? completion : new CompletionException(e);
             });

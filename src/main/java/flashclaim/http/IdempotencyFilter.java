@@ -166,7 +166,7 @@ final class IdempotencyFilter implements Ordered, ConditionalFilter {
     try {
       start = idempotency.start(caller, key, fingerprint);
     } catch (StoreException e) {
-      return StoreUnavailableHandler.response(request, e, http);
+      return StoreUnavailable.response(request, e, http);
     }
     String path = request.getPath();
     if (start instanceof IdempotencyService.Start.Proceed proceed) {

@@ -83,7 +83,7 @@ final class ModificationGuardFilter implements Ordered, ConditionalFilter {
     try {
       entry = guard.enter(resource.get());
     } catch (StoreException e) {
-      return StoreUnavailableHandler.response(request, e, http);
+      return StoreUnavailable.response(request, e, http);
     }
     if (entry instanceof GuardEntry.Entered entered) {
       request.setAttribute(HELD, new AtomicReference<>(entered.guard()));

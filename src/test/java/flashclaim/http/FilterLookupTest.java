@@ -2,19 +2,29 @@ package flashclaim.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flashclaim.StoreException;
 import flashclaim.testing.ServiceInstance;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.filter.GenericHttpFilter;
+import io.micronaut.security.authentication.AuthorizationException;
 import io.micronaut.web.router.Router;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Every filter of the service is declared on every path and chooses its requests in {@code
- * isEnabled} ({@link FilterPaths}), so the router hands each request the one list it sorted at
- * startup. A filter declared with a path pattern or a method list (ours, or one a dependency
- * brings) makes the router match and sort all filters per request, and this test fails.
+ * What the router does per request stays cheap.
+ *
+ * <ul>
+ *   <li>Every filter of the service is declared on every path and chooses its requests in {@code
+ *       isEnabled} ({@link FilterPaths}), so the router hands each request the one list it sorted
+ *       at startup. A filter declared with a path pattern or a method list (ours, or one a
+ *       dependency brings) makes the router match and sort all filters per request, and this test
+ *       fails.
+ *   <li>Refusals by security (401, 403) and store faults (503) are answered by error routes
+ *       ({@link ErrorRoutes}), not by exception handlers that Micronaut looks up among all beans
+ *       for each failure.
+ * </ul>
  */
 class FilterLookupTest {
 
@@ -53,6 +63,25 @@ class FilterLookupTest {
               "AppCheckFilter",
               "HealthDetailsFilter",
               "DashboardPageFilter");
+    }
+  }
+
+  @Test
+  void refusalsAndStoreFaultsHaveErrorRoutes() {
+    try (ServiceInstance instance = ServiceInstance.start(Map.of())) {
+      Router router = instance.context().getBean(Router.class);
+      HttpRequest<?> claim = HttpRequest.POST("/v1/campaigns/c1/claims", "");
+      for (Throwable failure :
+          List.<Throwable>of(
+              new AuthorizationException(null),
+              new StoreException("the store did not answer", new RuntimeException()))) {
+        // Micronaut asks for a route of the controller, then for a global one, then for a handler.
+        assertThat(router.findErrorRoute(ClaimController.class, failure, claim)).isEmpty();
+        assertThat(router.findErrorRoute(failure, claim))
+            .as(failure.getClass().getSimpleName())
+            .hasValueSatisfying(
+                route -> assertThat(route.getRouteInfo().getDeclaringType()).isEqualTo(ErrorRoutes.class));
+      }
     }
   }
 }
