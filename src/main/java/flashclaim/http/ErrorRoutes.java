@@ -1,6 +1,8 @@
 package flashclaim.http;
 
+import flashclaim.InvalidInputException;
 import flashclaim.StoreException;
+import flashclaim.campaign.TooManyCodesException;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
@@ -11,13 +13,15 @@ import io.micronaut.security.authentication.AuthorizationException;
 import io.micronaut.security.rules.SecurityRule;
 
 /**
- * The answers to the failures that come in floods: a stranger's request refused by authentication
- * (401) or authorization (403), and a store that fails or is too slow (503). As global error
- * routes they are found in the router's short list of error routes. Micronaut looks an {@link
+ * The answers to the service's own failures: a request refused by authentication (401) or
+ * authorization (403), a store that fails or is too slow (503), a value that breaks a rule (400)
+ * and too many codes in one seeding call (413). As global error routes they are found in the
+ * router's short list of error routes. Micronaut looks an {@link
  * io.micronaut.http.server.exceptions.ExceptionHandler} up among all the beans for every failure
  * (its cache misses on the type-argument qualifier of the lookup): a quarter of the CPU of a 401
- * went there, more than the check that refused the token. Rarer failures (malformed input, a body
- * that cannot be read) keep their exception handlers.
+ * went there, more than the check that refused the token, and strangers' floods are mostly such
+ * failures. The framework's own failures (a body or a path value it cannot read) keep their
+ * handlers ({@link UndecodableBodyHandler}, {@link UnreadablePathHandler}).
  *
  * <p>Nothing routes here: the class has error routes only.
  */
@@ -43,5 +47,17 @@ final class ErrorRoutes {
   @Error(global = true, exception = StoreException.class)
   HttpResponse<?> storeUnavailable(HttpRequest<?> request, StoreException e) {
     return StoreUnavailable.response(request, e, config);
+  }
+
+  /** 400 naming the offending field. */
+  @Error(global = true, exception = InvalidInputException.class)
+  HttpResponse<?> invalidInput(HttpRequest<?> request, InvalidInputException e) {
+    return InvalidInput.response(request, e);
+  }
+
+  /** 413: more codes in one seeding call than allowed. */
+  @Error(global = true, exception = TooManyCodesException.class)
+  HttpResponse<?> tooManyCodes(HttpRequest<?> request, TooManyCodesException e) {
+    return ProblemType.TOO_MANY_CODES.response(e.getMessage(), request.getPath());
   }
 }

@@ -126,7 +126,7 @@ final class IdempotencyFilter implements Ordered, ConditionalFilter {
       }
       key = IdempotencyKey.fromHeader(headers.get(0));
     } catch (InvalidInputException e) {
-      return InvalidInputHandler.response(request, e);
+      return InvalidInput.response(request, e);
     }
     String caller = request.getUserPrincipal().map(Principal::getName).orElseThrow();
     String fingerprint =

@@ -16,7 +16,7 @@ final class UndecodableBodyHandler
     implements ExceptionHandler<DecompressionException, HttpResponse<?>> {
   @Override
   public HttpResponse<?> handle(HttpRequest request, DecompressionException e) {
-    return InvalidInputHandler.response(
+    return InvalidInput.response(
         request,
         new InvalidInputException(
             "Content-Encoding", "the body cannot be decoded as its Content-Encoding says"));

@@ -2,7 +2,9 @@ package flashclaim.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flashclaim.InvalidInputException;
 import flashclaim.StoreException;
+import flashclaim.campaign.TooManyCodesException;
 import flashclaim.testing.ServiceInstance;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.filter.GenericHttpFilter;
@@ -21,7 +23,8 @@ import org.junit.jupiter.api.Test;
  *       at startup. A filter declared with a path pattern or a method list (ours, or one a
  *       dependency brings) makes the router match and sort all filters per request, and this test
  *       fails.
- *   <li>Refusals by security (401, 403) and store faults (503) are answered by error routes
+ *   <li>Refusals by security (401, 403), store faults (503), broken rules (400) and too many codes
+ *       (413) are answered by error routes
  *       ({@link ErrorRoutes}), not by exception handlers that Micronaut looks up among all beans
  *       for each failure.
  * </ul>
@@ -74,7 +77,9 @@ class FilterLookupTest {
       for (Throwable failure :
           List.<Throwable>of(
               new AuthorizationException(null),
-              new StoreException("the store did not answer", new RuntimeException()))) {
+              new StoreException("the store did not answer", new RuntimeException()),
+              new InvalidInputException("id", "not an id"),
+              new TooManyCodesException(2, 1))) {
         // Micronaut asks for a route of the controller, then for a global one, then for a handler.
         assertThat(router.findErrorRoute(ClaimController.class, failure, claim)).isEmpty();
         assertThat(router.findErrorRoute(failure, claim))
