@@ -105,7 +105,7 @@ class SoldOutProofsTest {
     for (int i = 0; i < late; i++) {
       lateClaims.add(threads.submit(() -> proofs.check(CAMPAIGN, later())));
     }
-    awaitWaiting(late);
+    awaitWaiting(late + 1); // the first claim waits too: all the late ones must be waiting
     counter.set(new PoolAdditions(2, false)); // coupons added after the first read started
     counter.slowDownReads(Duration.ofSeconds(2)); // the next read is still in flight when all join
     counter.releaseHeldRead();
