@@ -172,44 +172,28 @@ final class CandidatePool {
    * Candidates taken over the last {@code window}, in two halves: an estimate of how many the next
    * window will take. Small probes when claims are few (each candidate read costs a document read
    * on Firestore), large ones in a rush (each probe costs a scan on the emulator).
-   *
-   * <p>A pool younger than its window (a sale that just opened) extrapolates what it took so far
-   * to the whole window, from at least a tenth of it: counted alone, the first second of a rush
-   * of 333 claims per second would size probes at a hundred candidates, each probe would last a
-   * third of a second, and the claims would wait for probes in a row.
    */
   private static final class Demand {
-    private final long windowMillis;
     private final long halfMillis;
     private final Clock clock;
     private long currentHalf;
     private long current;
     private long previous;
-    private long firstTaken = -1;
 
     Demand(Duration window, Clock clock) {
-      this.windowMillis = Math.max(2, window.toMillis());
-      this.halfMillis = windowMillis / 2;
+      this.halfMillis = Math.max(1, window.toMillis() / 2);
       this.clock = clock;
     }
 
     synchronized void taken() {
       roll();
-      if (firstTaken < 0) {
-        firstTaken = clock.millis();
-      }
       current++;
     }
 
-    /** Taken in the last window, or extrapolated to it while the pool is younger than that. */
+    /** Taken in the last window: the previous half and the current one. */
     synchronized long recent() {
       roll();
-      long taken = previous + current;
-      long age = firstTaken < 0 ? windowMillis : clock.millis() - firstTaken;
-      if (age >= windowMillis) {
-        return taken;
-      }
-      return taken * windowMillis / Math.max(age, windowMillis / 10);
+      return previous + current;
     }
 
     private void roll() {

@@ -7,7 +7,6 @@ import com.google.cloud.Timestamp;
 import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.FirestoreOptions;
 import flashclaim.StoreException;
-import flashclaim.testing.MovableClock;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -206,52 +205,16 @@ class CandidatePoolTest {
     }
   }
 
-  /**
-   * A pool younger than its window sizes its probes by the rate of its claims so far: with 30 to
-   * refill below, the first probe reads 60; the 31st candidate, taken 150 ms after the first in a
-   * 2 s window, starts a probe of 31 extrapolated from 200 ms (a tenth of the window) to the
-   * window, 310, where the count alone would have asked for 60 again.
-   */
-  @Test
-  void aYoungPoolSizesItsProbesByTheRateSoFar() throws Exception {
-    MovableClock moving = new MovableClock(Instant.parse("2026-11-23T08:00:00Z"));
-    List<Integer> limits = new ArrayList<>();
-    CandidatePool pool = new CandidatePool(Duration.ofSeconds(2), 30, 1_000, probes, moving);
-    AtomicInteger next = new AtomicInteger();
-    CandidatePool.Probe probe =
-        (limit, soldOutBefore) -> {
-          synchronized (limits) {
-            limits.add(limit);
-          }
-          return coupons(next.getAndAdd(limit), limit, moving);
-        };
-    Instant started = moving.instant();
-    Instant deadline = started.plus(Duration.ofMinutes(1));
-    pool.take(started, deadline, probe);
-    for (int i = 0; i < 39; i++) {
-      moving.move(Duration.ofMillis(5));
-      pool.take(started, deadline, probe);
-    }
-    waitFor(() -> pool.queued() >= 300);
-    synchronized (limits) {
-      assertThat(limits).containsExactly(60, 310);
-    }
-  }
-
   private CandidatePool pool(int refillBelow) {
     return new CandidatePool(Duration.ofSeconds(30), refillBelow, 1_000, probes, clock);
   }
 
   private List<CandidatePool.Candidate> coupons(int from, int count) {
-    return coupons(from, count, clock);
-  }
-
-  private List<CandidatePool.Candidate> coupons(int from, int count, Clock seenBy) {
     List<CandidatePool.Candidate> found = new ArrayList<>();
     for (int i = from; i < from + count; i++) {
       found.add(
           new CandidatePool.Candidate(
-              refs.document("campaigns/c/coupons/" + i), "c" + i, Timestamp.now(), seenBy.instant()));
+              refs.document("campaigns/c/coupons/" + i), "c" + i, Timestamp.now(), clock.instant()));
     }
     return found;
   }
