@@ -2,7 +2,6 @@ package flashclaim.http;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import flashclaim.Sha256;
-import flashclaim.StoreException;
 import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CampaignId;
 import flashclaim.status.CampaignStatus;
@@ -23,13 +22,13 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 
 /**
  * The campaign as the app shows it, for any signed-in user: phase, window and coupons remaining
  * ({@link CampaignStatusService}: at most one stock read per campaign and second per instance).
  * Cacheable for {@code flashclaim.status.max-age}; its weak {@code ETag} covers everything but
- * {@code serverTime}, and {@code If-None-Match} with a current tag answers 304 without a body.
+ * {@code serverTime} and {@code remainingAt}, and {@code If-None-Match} with a current tag answers
+ * 304 without a body. A failed store read answers 503 through {@link ErrorRoutes}.
  *
  * <p>It runs on the event loop: an answer from the cache is ready at once, and a store read runs on
  * the store executor and completes the response from there.
@@ -39,12 +38,10 @@ import java.util.concurrent.CompletionException;
 final class CampaignStatusController {
   private final CampaignStatusService statuses;
   private final StatusConfig config;
-  private final HttpConfig http;
 
-  CampaignStatusController(CampaignStatusService statuses, StatusConfig config, HttpConfig http) {
+  CampaignStatusController(CampaignStatusService statuses, StatusConfig config) {
     this.statuses = statuses;
     this.config = config;
-    this.http = http;
   }
 
   @ApiDocs.CampaignStatus
@@ -56,15 +53,7 @@ final class CampaignStatusController {
             found ->
                 found
                     .<HttpResponse<?>>map(status -> answer(StatusView.of(status), request))
-                    .orElseGet(() -> CampaignNotFound.response(id, request.getPath())))
-        .exceptionally(
-            e -> {
-              Throwable cause = e instanceof CompletionException && e.getCause() != null ? e.getCause() : e;
-              if (cause instanceof StoreException storeFault) {
-                return StoreUnavailable.response(request, storeFault, http);
-              }
-              throw e instanceof CompletionException completion ? completion : new CompletionException(e);
-            });
+                    .orElseGet(() -> CampaignNotFound.response(id, request.getPath())));
   }
 
   private HttpResponse<?> answer(StatusView view, HttpRequest<?> request) {
