@@ -63,18 +63,12 @@ final class PostgresCalls {
 
   /** Runs {@code step} on a pooled connection in autocommit mode. */
   <T> T call(String what, Step<T> step) {
-    try {
-      return connected(step);
-    } catch (SQLException e) {
-      throw failed(what, e);
-    }
+    return call(what, Deadline.none(), step);
   }
 
   /** {@link #call} that leaves SQLExceptions to the caller, which expects some. */
   <T> T connected(Step<T> step) throws SQLException {
-    try (Connection connection = dataSource.getConnection()) {
-      return step.run(connection);
-    }
+    return connected(Deadline.none(), step);
   }
 
   /** {@link #call} for a step of a claim: the wait for a pooled connection ends by {@code deadline}. */
@@ -87,9 +81,10 @@ final class PostgresCalls {
   }
 
   /**
-   * {@link #connected(Step)}, waiting for a pooled connection no longer than what is left of {@code
-   * deadline} (nor than {@code connection-timeout}): when every connection is busy, a claim admitted
-   * late answers by its deadline instead of a full connection timeout after it (G6).
+   * Runs {@code step} on a pooled connection in autocommit mode, waiting for the connection no
+   * longer than what is left of {@code deadline} (nor than {@code connection-timeout}): when every
+   * connection is busy, a claim admitted late answers by its deadline instead of a full connection
+   * timeout after it (G6). SQLExceptions are left to the caller.
    *
    * @throws SQLTransientConnectionException when no connection was free in time
    */
