@@ -99,10 +99,7 @@ class PostgresConnectionTimeoutTest {
                     "flashclaim.claim.deadline", deadline.toMillis() + "ms",
                     "flashclaim.postgres.pool-size", 2,
                     "flashclaim.postgres.connection-timeout", connectionTimeout.toMillis() + "ms")))) {
-      TestPostgres.reset();
-      Api.createCampaign(instance.url(), "busy-pool", 1, 3);
-      assertThat(Claimer.claimUntilFinal(instance.url(), "busy-pool", "warm").status())
-          .isEqualTo(201); // the campaign is cached now: the claim needs only a connection
+      cachedCampaign(instance, "busy-pool"); // the claim below needs only a connection
       HikariDataSource pool = instance.context().getBean(HikariDataSource.class);
       Api.Response busy;
       long took;
@@ -140,10 +137,7 @@ class PostgresConnectionTimeoutTest {
                     "flashclaim.postgres.lock-timeout", "10s",
                     "flashclaim.postgres.socket-timeout", "20s",
                     "flashclaim.postgres.cancel-grace", cancelGrace.toMillis() + "ms")))) {
-      TestPostgres.reset();
-      Api.createCampaign(instance.url(), "stopped-backend", 1, 3);
-      assertThat(Claimer.claimUntilFinal(instance.url(), "stopped-backend", "warm").status())
-          .isEqualTo(201); // the campaign is cached now: the claim goes straight to its transaction
+      cachedCampaign(instance, "stopped-backend"); // the claim below goes straight to its transaction
       UserId user = new UserId("stopped");
       try (Connection sameUser = TestPostgres.connect()) {
         sameUser.setAutoCommit(false);
@@ -178,6 +172,16 @@ class PostgresConnectionTimeoutTest {
       assertThat(Claimer.claimUntilFinal(instance.url(), "stopped-backend", user.value()).status())
           .isEqualTo(201);
     }
+  }
+
+  /**
+   * A campaign of 3 coupons on an emptied store, which {@code instance} has cached: the user
+   * {@code warm} claimed one of them through it.
+   */
+  private static void cachedCampaign(ServiceInstance instance, String campaign) {
+    TestPostgres.reset();
+    Api.createCampaign(instance.url(), campaign, 1, 3);
+    assertThat(Claimer.claimUntilFinal(instance.url(), campaign, "warm").status()).isEqualTo(201);
   }
 
   /** A socket timeout at or below the statement timeout would cut statements that are alive. */
