@@ -19,21 +19,26 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
- * A claim on PostgreSQL in one round trip: one call of the function {@code claim_coupon}
- * (migration V4), sent in autocommit together with its timeouts, so that the settings and the call
- * are one implicit transaction (G1, G5: the coupon's assignment and the claim record commit
- * together or not at all). The function
+ * Claims on PostgreSQL, each one attempt of the function {@code claim_coupons} (migration V5), and
+ * the attempts that reach the instance together in one call of it: one round trip and one commit
+ * for all of them ({@link Batcher}: at most {@code claim-calls} calls at once, each with up to
+ * {@code claim-batch-size} attempts; an attempt that finds a call free goes at once). A call is
+ * sent in autocommit together with its timeouts, so that the settings and the call are one
+ * implicit transaction (G1, G5: a coupon's assignment and its claim record commit together or not
+ * at all). For each attempt the function
  *
  * <ol>
- *   <li>takes {@code pg_advisory_xact_lock(campaign, user)} in its two-key form: it serializes the
+ *   <li>tries {@code pg_advisory_xact_lock(campaign, user)} in its two-key form: it serializes the
  *       claims of one user in one campaign (held until commit), while different users run in
- *       parallel;
+ *       parallel. A lock held by another claim in flight answers "busy", and the attempt is made
+ *       again after a short pause, so one user's wait never holds up the other attempts of a call;
  *   <li>reads the user's claim rows once the lock is held, so no other claim of the user is in
  *       flight: a filled slot or a full limit answers {@link Attempt.SlotTaken} with those claims
  *       (G2, G4);
@@ -41,15 +46,18 @@ import java.util.function.Consumer;
  *       different users never wait on each other's coupon, assigns it and inserts the claim row;
  *   <li>when the pick finds nothing, tells the cases apart (G3): if unassigned coupons exist they
  *       are only locked by other claims in flight, which may still roll back, so the attempt is
- *       repeated after a short pause; only when none exists at all is the pool sold out.
+ *       made again after a short pause; only when none exists at all is the pool sold out.
  * </ol>
  *
- * The call's {@code statement_timeout} is what is left of the deadline, at most the call timeout,
- * and its {@code lock_timeout} that, at most {@code flashclaim.postgres.lock-timeout}; a
- * connection that stops answering is closed at the deadline plus {@code cancel-grace} ({@link
- * PostgresCalls#prepareTimedByDatabase}). A lock wait that hits {@code lock_timeout}, a pool that
- * has no connection in time, a call the deadline cut short or a repeat past the deadline answers
- * {@link Attempt.Contended} (G6).
+ * A call's {@code statement_timeout} is what is left of the earliest deadline among its attempts,
+ * at most the call timeout, and its {@code lock_timeout} that, at most {@code
+ * flashclaim.postgres.lock-timeout}; a connection that stops answering is closed at that deadline
+ * plus {@code cancel-grace} ({@link PostgresCalls#prepareTimedByDatabase}). An attempt whose
+ * deadline passed while it waited for a call is not sent. A call cut short by the earliest
+ * deadline is made again for the attempts that still have time; an attempt whose deadline passed,
+ * a pool that has no connection in time, or an attempt still busy or locked at the deadline
+ * answers {@link Attempt.Contended} (G6). A caller whose attempt is in a call waits for the call's
+ * result, so an answer never hides an assignment.
  *
  * <p>Key collisions are harmless: two users whose hashes collide (or two campaigns) only share a
  * lock, so their claims run one after the other; correctness rests on the row checks under the
@@ -62,23 +70,39 @@ final class PostgresClaimStore implements ClaimStore {
   private static final Duration LEAST_TIMEOUT = Duration.ofMillis(1);
 
   /**
-   * The timeouts and the claim in one statement text: pgjdbc sends both queries before a single
+   * The timeouts and the claims in one statement text: pgjdbc sends both queries before a single
    * Sync, so they take one round trip and run in one implicit transaction, to which the settings
    * are local.
    */
   private static final String CLAIM =
       "SELECT set_config('statement_timeout', ?, true), set_config('lock_timeout', ?, true);"
-          + " SELECT result, held_code, held_slot, held_at"
-          + " FROM claim_coupon(?, ?, ?, ?, ?, ?, ?)";
+          + " SELECT item, result, held_code, held_slot, held_at"
+          + " FROM claim_coupons(?, ?, ?, ?, ?, ?, ?)";
+
+  /** One claim attempt, as the batcher sends it. */
+  private record Request(
+      Campaign campaign, UserId user, int slot, int campaignKey, int userKey, Deadline deadline) {}
+
+  /** What became of one attempt: its answer, or null when it is to be made again. */
+  private record Answer(Attempt attempt) {
+    static final Answer AGAIN = new Answer(null);
+    static final Answer CONTENDED = new Answer(new Attempt.Contended());
+  }
 
   private final PostgresCalls db;
   private final PostgresConfig config;
   private final Clock clock;
 
-  PostgresClaimStore(PostgresCalls db, PostgresConfig config, Clock clock) {
+  private final Batcher<Request, Answer> batcher;
+  private final ClaimCallCounters counters;
+
+  PostgresClaimStore(
+      PostgresCalls db, PostgresConfig config, Clock clock, ClaimCallCounters counters) {
     this.db = db;
     this.config = config;
     this.clock = clock;
+    this.counters = counters;
+    this.batcher = new Batcher<>(config.claimBatchSize(), config.claimCalls(), this::call);
   }
 
   @Override
@@ -133,51 +157,103 @@ final class PostgresClaimStore implements ClaimStore {
 
   @Override
   public Attempt tryClaim(Campaign campaign, UserId user, int slot, Deadline deadline) {
-    int campaignKey = lockKey(campaign.id().value());
-    int userKey = lockKey(user.key());
+    Request request =
+        new Request(
+            campaign, user, slot, lockKey(campaign.id().value()), lockKey(user.key()), deadline);
     for (int attempt = 0; ; attempt++) {
-      Duration left = deadline.timeout(config.callTimeout());
-      if (left.compareTo(LEAST_TIMEOUT) < 0) {
+      if (deadline.timeout(config.callTimeout()).compareTo(LEAST_TIMEOUT) < 0) {
         return new Attempt.Contended();
       }
       try {
-        Attempt result =
-            db.connected(
-                deadline,
-                connection ->
-                    attempt(connection, campaign, user, slot, campaignKey, userKey, deadline));
-        if (result != null) {
-          return result;
+        Answer answer =
+            batcher.send(
+                request,
+                () -> deadline.timeout(config.callTimeout()).compareTo(LEAST_TIMEOUT) >= 0,
+                () -> deadline.timeout(config.callTimeout()));
+        if (answer == null) {
+          return new Attempt.Contended(); // the deadline passed while it waited for a call
         }
-        // Every unassigned coupon was locked by claims in flight: not sold out, look again.
+        if (answer.attempt() != null) {
+          return answer.attempt();
+        }
+        // The user's lock was held, or every unassigned coupon was locked, by claims in flight.
         backOff(attempt);
       } catch (SQLTransientConnectionException poolExhausted) {
         return new Attempt.Contended();
       } catch (SQLException e) {
-        if (PostgresCalls.QUERY_CANCELED.equals(e.getSQLState()) && deadline.passed()) {
-          return new Attempt.Contended(); // the deadline cut the call short
+        if (PostgresCalls.QUERY_CANCELED.equals(e.getSQLState())) {
+          continue; // cut short by the call's earliest deadline: again, if this one has time left
         }
         if (!PostgresCalls.LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
           throw PostgresCalls.failed("claim a coupon", e);
         }
-        // lock_timeout: another claim of this user holds the lock; try again until the deadline.
+        // lock_timeout: a lock the call waited for was held too long; again until the deadline.
+      } catch (RuntimeException e) {
+        throw e;
+      } catch (Exception e) {
+        throw new IllegalStateException(e);
       }
     }
   }
 
-  /** One call of {@code claim_coupon}; null when only coupons locked by others were left. */
-  private Attempt attempt(
+  /**
+   * One call of {@code claim_coupons} for a batch of attempts; the attempts whose deadline has
+   * passed are not sent.
+   */
+  private List<Answer> call(List<Request> requests) throws SQLException {
+    Answer[] answers = new Answer[requests.size()];
+    List<Integer> sent = new ArrayList<>(requests.size());
+    Deadline earliest = null;
+    for (int i = 0; i < requests.size(); i++) {
+      Deadline deadline = requests.get(i).deadline();
+      if (deadline.timeout(config.callTimeout()).compareTo(LEAST_TIMEOUT) < 0) {
+        answers[i] = Answer.CONTENDED;
+      } else {
+        sent.add(i);
+        if (earliest == null || deadline.instant().isBefore(earliest.instant())) {
+          earliest = deadline;
+        }
+      }
+    }
+    if (earliest != null) {
+      counters.sent(sent.size());
+      Deadline callDeadline = earliest;
+      db.connected(callDeadline, connection -> claim(connection, requests, sent, callDeadline, answers));
+    }
+    return Arrays.asList(answers);
+  }
+
+  /** Sends the attempts {@code sent} (indexes into {@code requests}) and fills in their answers. */
+  private Void claim(
       Connection connection,
-      Campaign campaign,
-      UserId user,
-      int slot,
-      int campaignKey,
-      int userKey,
-      Deadline deadline)
+      List<Request> requests,
+      List<Integer> sent,
+      Deadline deadline,
+      Answer[] answers)
       throws SQLException {
+    int n = sent.size();
+    String[] campaigns = new String[n];
+    String[] users = new String[n];
+    Integer[] slots = new Integer[n];
+    Integer[] limits = new Integer[n];
+    Integer[] campaignKeys = new Integer[n];
+    Integer[] userKeys = new Integer[n];
+    for (int k = 0; k < n; k++) {
+      Request request = requests.get(sent.get(k));
+      campaigns[k] = request.campaign().id().value();
+      users[k] = request.user().key();
+      slots[k] = request.slot();
+      limits[k] = request.campaign().perUserLimit();
+      campaignKeys[k] = request.campaignKey();
+      userKeys[k] = request.userKey();
+    }
     Duration left = deadline.timeout(config.callTimeout());
     Duration lockTimeout = left.compareTo(config.lockTimeout()) < 0 ? left : config.lockTimeout();
     Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS); // PostgreSQL keeps micros
+    List<List<Claim>> held = new ArrayList<>(n);
+    for (int k = 0; k < n; k++) {
+      held.add(null);
+    }
     try (PreparedStatement claim =
         db.prepareTimedByDatabase(
             connection,
@@ -185,39 +261,57 @@ final class PostgresClaimStore implements ClaimStore {
             CLAIM,
             millis(left),
             millis(lockTimeout),
-            campaign.id().value(),
-            user.key(),
-            slot,
-            campaign.perUserLimit(),
-            now,
-            campaignKey,
-            userKey)) {
+            connection.createArrayOf("text", campaigns),
+            connection.createArrayOf("text", users),
+            connection.createArrayOf("integer", slots),
+            connection.createArrayOf("integer", limits),
+            connection.createArrayOf("integer", campaignKeys),
+            connection.createArrayOf("integer", userKeys),
+            now)) {
       claim.execute(); // the settings' row
       if (!claim.getMoreResults()) {
-        throw new SQLException("claim_coupon answered nothing");
+        throw new SQLException("claim_coupons answered nothing");
       }
       try (ResultSet row = claim.getResultSet()) {
-        List<Claim> held = new ArrayList<>();
         while (row.next()) {
+          int k = row.getInt("item") - 1;
+          Request request = requests.get(sent.get(k));
           String result = row.getString("result");
-          switch (result) {
-            case "won" -> {
-              CouponCode code = new CouponCode(row.getString("held_code"));
-              return new Attempt.Won(new Claim(campaign.id(), code, slot, now));
-            }
-            case "locked" -> {
-              return null;
-            }
-            case "none_left" -> {
-              return new Attempt.NoneLeft();
-            }
-            case "held" -> held.add(held(campaign, row));
-            default -> throw new SQLException("claim_coupon answered " + result);
+          Answer answer =
+              switch (result) {
+                case "won" ->
+                    new Answer(
+                        new Attempt.Won(
+                            new Claim(
+                                request.campaign().id(),
+                                new CouponCode(row.getString("held_code")),
+                                request.slot(),
+                                now)));
+                case "busy", "locked" -> Answer.AGAIN;
+                case "none_left" -> new Answer(new Attempt.NoneLeft());
+                case "held" -> {
+                  if (held.get(k) == null) {
+                    held.set(k, new ArrayList<>());
+                  }
+                  held.get(k).add(held(request.campaign(), row));
+                  yield null;
+                }
+                default -> throw new SQLException("claim_coupons answered " + result);
+              };
+          if (answer != null) {
+            answers[sent.get(k)] = answer;
           }
         }
-        return new Attempt.SlotTaken(List.copyOf(held));
       }
     }
+    for (int k = 0; k < n; k++) {
+      if (held.get(k) != null) {
+        answers[sent.get(k)] = new Answer(new Attempt.SlotTaken(List.copyOf(held.get(k))));
+      } else if (answers[sent.get(k)] == null) {
+        throw new SQLException("claim_coupons answered nothing for attempt " + (k + 1));
+      }
+    }
+    return null;
   }
 
   /** A claim read as {@code held_code, held_slot, held_at}. */

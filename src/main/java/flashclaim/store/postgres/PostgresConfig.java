@@ -31,6 +31,12 @@ import java.time.Duration;
  * @param cancelGrace how long past a claim's deadline a claim's connection may still wait for the
  *     database to confirm that it cancelled the claim's statement; after it the connection counts
  *     as lost and is closed. Also the most a cancel request may take to reach the database
+ * @param claimBatchSize the most claim attempts one call of the database carries: attempts that
+ *     arrive while every claim call is busy wait for the next call and go in it together, one
+ *     round trip and one commit for all of them
+ * @param claimCalls the most claim calls one instance has in flight at once, each on a pooled
+ *     connection; an attempt that finds a call free goes at once, alone if it is alone. About the
+ *     database's cores: more calls at once contend inside the database for the same work
  * @param cleanupInterval how often each instance deletes expired guard and idempotency rows
  * @param cleanupBatchSize the most rows one delete statement of the cleanup removes, so that each
  *     holds its locks briefly
@@ -54,6 +60,8 @@ public record PostgresConfig(
     @Bindable(defaultValue = "500ms") Duration lockTimeout,
     @Nullable Duration socketTimeout,
     @Bindable(defaultValue = "500ms") Duration cancelGrace,
+    @Bindable(defaultValue = "32") int claimBatchSize,
+    @Bindable(defaultValue = "4") int claimCalls,
     @Bindable(defaultValue = "1m") Duration cleanupInterval,
     @Bindable(defaultValue = "500") int cleanupBatchSize,
     @Bindable(defaultValue = "20") int cleanupMaxBatches,

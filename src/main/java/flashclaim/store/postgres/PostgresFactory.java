@@ -35,7 +35,7 @@ final class PostgresFactory {
       Optional<EmbeddedDatabase> embedded,
       @Named("default") FlywayConfigurationProperties migrations,
       FlywayMigrator migrator) {
-    checkTimeouts(config);
+    checkSettings(config);
     if (config.wantsEmbedded() && embedded.isEmpty()) {
       throw new ConfigurationException(
           "flashclaim.postgres.url is not set and this build has no embedded PostgreSQL (a"
@@ -78,9 +78,9 @@ final class PostgresFactory {
   /**
    * Refuses timeouts that contradict each other: a socket timeout at or below the statement timeout
    * would close connections whose statements are slow but alive, and report a cancelled statement
-   * as a lost connection.
+   * as a lost connection. Refuses claim batches or claim calls below one.
    */
-  static void checkTimeouts(PostgresConfig config) {
+  static void checkSettings(PostgresConfig config) {
     if (config.callTimeout().isNegative() || config.callTimeout().isZero()) {
       throw new ConfigurationException("flashclaim.postgres.call-timeout must be positive");
     }
@@ -94,6 +94,10 @@ final class PostgresFactory {
     }
     if (config.cancelGrace().isNegative()) {
       throw new ConfigurationException("flashclaim.postgres.cancel-grace must not be negative");
+    }
+    if (config.claimBatchSize() < 1 || config.claimCalls() < 1) {
+      throw new ConfigurationException(
+          "flashclaim.postgres.claim-batch-size and claim-calls must be at least 1");
     }
   }
 

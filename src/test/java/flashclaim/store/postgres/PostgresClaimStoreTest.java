@@ -186,6 +186,60 @@ class PostgresClaimStoreTest {
     }
   }
 
+  /**
+   * One call with several attempts, as the batcher sends them: a user twice in it gets one coupon
+   * (the second attempt sees the first one's claim), a user whose lock another transaction holds
+   * is busy without holding up the others, and attempts past the pool's end are none left; the
+   * store holds exactly the coupons the call answered won.
+   */
+  @Test
+  void oneCallOfSeveralAttemptsAnswersEachAsIfAlone() throws Exception {
+    Campaign campaign = newCampaign(3);
+    String id = campaign.id().value();
+    int campaignKey = PostgresClaimStore.lockKey(id);
+    List<String> users = List.of("ann", "bob", "ann", "locked", "cid", "dan", "eve");
+    try (Connection other = TestPostgres.connect();
+        Connection caller = TestPostgres.connect()) {
+      other.setAutoCommit(false);
+      try (PreparedStatement lock = other.prepareStatement("SELECT pg_advisory_xact_lock(?, ?)")) {
+        lock.setInt(1, campaignKey);
+        lock.setInt(2, PostgresClaimStore.lockKey("locked"));
+        lock.executeQuery().close();
+      }
+      List<String> rows = new ArrayList<>();
+      try (PreparedStatement call =
+          caller.prepareStatement(
+              "SELECT item, result, held_code FROM claim_coupons(?, ?, ?, ?, ?, ?, now())")) {
+        call.setArray(1, caller.createArrayOf("text", users.stream().map(u -> id).toArray()));
+        call.setArray(2, caller.createArrayOf("text", users.toArray()));
+        call.setArray(3, caller.createArrayOf("integer", users.stream().map(u -> 0).toArray()));
+        call.setArray(4, caller.createArrayOf("integer", users.stream().map(u -> 1).toArray()));
+        call.setArray(
+            5, caller.createArrayOf("integer", users.stream().map(u -> campaignKey).toArray()));
+        call.setArray(
+            6,
+            caller.createArrayOf(
+                "integer", users.stream().map(PostgresClaimStore::lockKey).toArray()));
+        try (ResultSet row = call.executeQuery()) {
+          Map<Integer, String> wonCodes = new HashMap<>();
+          while (row.next()) {
+            rows.add(row.getInt("item") + " " + row.getString("result"));
+            if (row.getString("held_code") != null) {
+              wonCodes.merge(row.getInt("item"), row.getString("held_code"), (a, b) -> a + b);
+            }
+          }
+          assertThat(wonCodes.get(3)).as("ann's second attempt holds her first coupon")
+              .isEqualTo(wonCodes.get(1));
+        }
+      }
+      other.rollback();
+      assertThat(rows)
+          .containsExactly("1 won", "2 won", "3 held", "4 busy", "5 won", "6 none_left", "7 none_left");
+    }
+    assertThat(backend.claims(id)).hasSize(3);
+    assertThat(backend.coupons(id)).filteredOn(StoreBackend.StoredCoupon::assigned).hasSize(3);
+  }
+
   private static Claim won(ClaimStore.Attempt attempt) {
     assertThat(attempt).isInstanceOf(ClaimStore.Attempt.Won.class);
     return ((ClaimStore.Attempt.Won) attempt).claim();

@@ -20,6 +20,7 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -118,8 +119,9 @@ class PostgresConnectionTimeoutTest {
   }
 
   /**
-   * A claim whose backend stops (SIGSTOP) while the claim waits in it: neither the server's lock
-   * timeout nor a cancel can end the wait, and the socket timeout is 20 s; the claim's own network
+   * A claim whose backend stops (SIGSTOP) while the claim waits in it (for the coupon table, which
+   * the test holds locked): neither the server's lock timeout nor a cancel can end the wait, and
+   * the socket timeout is 20 s; the claim's own network
    * timeout ends it at the deadline plus cancel-grace, with 503 busy. The claim wrote nothing, and
    * the user's next claim gets a coupon.
    */
@@ -139,13 +141,11 @@ class PostgresConnectionTimeoutTest {
                     "flashclaim.postgres.cancel-grace", cancelGrace.toMillis() + "ms")))) {
       cachedCampaign(instance, "stopped-backend"); // the claim below goes straight to its transaction
       UserId user = new UserId("stopped");
-      try (Connection sameUser = TestPostgres.connect()) {
-        sameUser.setAutoCommit(false);
+      try (Connection migration = TestPostgres.connect()) {
+        migration.setAutoCommit(false);
         try (PreparedStatement lock =
-            sameUser.prepareStatement("SELECT pg_advisory_xact_lock(?, ?)")) {
-          lock.setInt(1, PostgresClaimStore.lockKey("stopped-backend"));
-          lock.setInt(2, PostgresClaimStore.lockKey(user.key()));
-          lock.executeQuery().close();
+            migration.prepareStatement("LOCK TABLE coupons IN ACCESS EXCLUSIVE MODE")) {
+          lock.execute();
         }
         long sent = System.nanoTime();
         CompletableFuture<Api.Response> answer =
@@ -166,7 +166,7 @@ class PostgresConnectionTimeoutTest {
         assertThat(response.json().get("type")).isEqualTo("urn:flashclaim:problem:busy");
         assertThat(response.header("Retry-After")).isNotNull();
         assertThat(took).isGreaterThanOrEqualTo(deadline.minusMillis(50));
-        sameUser.rollback();
+        migration.rollback();
       }
       assertThat(backend.claims("stopped-backend")).hasSize(1); // only the warm-up's
       assertThat(Claimer.claimUntilFinal(instance.url(), "stopped-backend", user.value()).status())
@@ -198,8 +198,19 @@ class PostgresConnectionTimeoutTest {
         .hasStackTraceContaining("flashclaim.postgres.socket-timeout");
   }
 
+  /** Claims must be able to reach the database: no calls at once, or batches of none, refuse. */
+  @Test
+  void noClaimCallsOrEmptyClaimBatchesRefuseToStart() {
+    for (String property :
+        List.of("flashclaim.postgres.claim-calls", "flashclaim.postgres.claim-batch-size")) {
+      assertThatThrownBy(() -> ServiceInstance.start(properties(Map.of(property, "0"))).close())
+          .as(property)
+          .hasStackTraceContaining("claim-batch-size and claim-calls must be at least 1");
+    }
+  }
+
   /**
-   * The process id of the backend that waits for an advisory lock, read on a connection of its own
+   * The process id of the backend that waits for a table lock, read on a connection of its own
    * in autocommit mode (a transaction would see one snapshot of the activity).
    */
   private static long waitingBackend() throws Exception {
@@ -208,7 +219,7 @@ class PostgresConnectionTimeoutTest {
         PreparedStatement select =
             watcher.prepareStatement(
                 "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
-                    + " AND wait_event = 'advisory' AND pid <> pg_backend_pid()")) {
+                    + " AND wait_event = 'relation' AND pid <> pg_backend_pid()")) {
       while (System.nanoTime() < giveUp) {
         try (ResultSet row = select.executeQuery()) {
           if (row.next()) {
@@ -218,6 +229,6 @@ class PostgresConnectionTimeoutTest {
         Thread.sleep(5);
       }
     }
-    throw new AssertionError("no claim waited for the advisory lock");
+    throw new AssertionError("no claim waited for the coupon table");
   }
 }
