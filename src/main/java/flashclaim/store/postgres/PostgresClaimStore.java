@@ -20,7 +20,9 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
@@ -161,15 +163,13 @@ final class PostgresClaimStore implements ClaimStore {
         new Request(
             campaign, user, slot, lockKey(campaign.id().value()), lockKey(user.key()), deadline);
     for (int attempt = 0; ; attempt++) {
-      if (deadline.timeout(config.callTimeout()).compareTo(LEAST_TIMEOUT) < 0) {
+      if (!hasTime(deadline)) {
         return new Attempt.Contended();
       }
       try {
         Answer answer =
             batcher.send(
-                request,
-                () -> deadline.timeout(config.callTimeout()).compareTo(LEAST_TIMEOUT) >= 0,
-                () -> deadline.timeout(config.callTimeout()));
+                request, () -> hasTime(deadline), () -> deadline.timeout(config.callTimeout()));
         if (answer == null) {
           return new Attempt.Contended(); // the deadline passed while it waited for a call
         }
@@ -196,6 +196,11 @@ final class PostgresClaimStore implements ClaimStore {
     }
   }
 
+  /** Whether an attempt may still start: at least {@link #LEAST_TIMEOUT} of its deadline is left. */
+  private boolean hasTime(Deadline deadline) {
+    return deadline.timeout(config.callTimeout()).compareTo(LEAST_TIMEOUT) >= 0;
+  }
+
   /**
    * One call of {@code claim_coupons} for a batch of attempts; the attempts whose deadline has
    * passed are not sent.
@@ -206,7 +211,7 @@ final class PostgresClaimStore implements ClaimStore {
     Deadline earliest = null;
     for (int i = 0; i < requests.size(); i++) {
       Deadline deadline = requests.get(i).deadline();
-      if (deadline.timeout(config.callTimeout()).compareTo(LEAST_TIMEOUT) < 0) {
+      if (!hasTime(deadline)) {
         answers[i] = Answer.CONTENDED;
       } else {
         sent.add(i);
@@ -250,10 +255,7 @@ final class PostgresClaimStore implements ClaimStore {
     Duration left = deadline.timeout(config.callTimeout());
     Duration lockTimeout = left.compareTo(config.lockTimeout()) < 0 ? left : config.lockTimeout();
     Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS); // PostgreSQL keeps micros
-    List<List<Claim>> held = new ArrayList<>(n);
-    for (int k = 0; k < n; k++) {
-      held.add(null);
-    }
+    Map<Integer, List<Claim>> held = new HashMap<>(); // by index into sent
     try (PreparedStatement claim =
         db.prepareTimedByDatabase(
             connection,
@@ -290,10 +292,8 @@ final class PostgresClaimStore implements ClaimStore {
                 case "busy", "locked" -> Answer.AGAIN;
                 case "none_left" -> new Answer(new Attempt.NoneLeft());
                 case "held" -> {
-                  if (held.get(k) == null) {
-                    held.set(k, new ArrayList<>());
-                  }
-                  held.get(k).add(held(request.campaign(), row));
+                  held.computeIfAbsent(k, first -> new ArrayList<>())
+                      .add(held(request.campaign(), row));
                   yield null;
                 }
                 default -> throw new SQLException("claim_coupons answered " + result);
@@ -305,7 +305,7 @@ final class PostgresClaimStore implements ClaimStore {
       }
     }
     for (int k = 0; k < n; k++) {
-      if (held.get(k) != null) {
+      if (held.containsKey(k)) {
         answers[sent.get(k)] = new Answer(new Attempt.SlotTaken(List.copyOf(held.get(k))));
       } else if (answers[sent.get(k)] == null) {
         throw new SQLException("claim_coupons answered nothing for attempt " + (k + 1));
