@@ -59,7 +59,7 @@ final class Batcher<T, R> {
     boolean sent; // guarded by the batcher's lock
     volatile boolean done;
     R result;
-    Exception failure;
+    Throwable failure;
 
     Entry(T item) {
       this.item = item;
@@ -165,14 +165,14 @@ final class Batcher<T, R> {
       items.add(entry.item);
     }
     List<R> results = null;
-    Exception failure = null;
+    Throwable failure = null;
     try {
       results = call.run(items);
       if (results.size() != items.size()) {
         failure = new IllegalStateException(
             "a call answered " + results.size() + " results for " + items.size() + " items");
       }
-    } catch (Exception e) {
+    } catch (Throwable e) { // an Error too: else the call's callers would wait for ever
       failure = e;
     }
     Thread next;
@@ -199,8 +199,11 @@ final class Batcher<T, R> {
   }
 
   private static <T, R> R outcome(Entry<T, R> entry) throws Exception {
+    if (entry.failure instanceof Error error) {
+      throw error;
+    }
     if (entry.failure != null) {
-      throw entry.failure;
+      throw (Exception) entry.failure;
     }
     return entry.result;
   }

@@ -188,6 +188,32 @@ class BatcherTest {
     assertThat(calls.get()).as("a and b went in one call").isEqualTo(3);
   }
 
+  /** An Error in a call (not only an Exception) reaches its caller and frees the call. */
+  @Test
+  void anErrorInACallReachesItsCallerAndTheNextCallGoesOn() throws Exception {
+    AtomicInteger calls = new AtomicInteger();
+    Batcher<String, String> batcher =
+        new Batcher<>(
+            4,
+            1,
+            items -> {
+              if (calls.incrementAndGet() == 1) {
+                throw new AssertionError("a broken call");
+              }
+              return items;
+            });
+    assertThatThrownBy(() -> batcher.send("first", () -> true, () -> FOREVER))
+        .isInstanceOf(AssertionError.class)
+        .hasMessage("a broken call");
+    ExecutorService pool = Executors.newSingleThreadExecutor();
+    try {
+      Future<String> second = pool.submit(() -> batcher.send("second", () -> true, () -> FOREVER));
+      assertThat(second.get(10, TimeUnit.SECONDS)).as("the call is free again").isEqualTo("second");
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
   /** Waits until both callers are parked in the batcher (their items queued). */
   private static void awaitQueued(Object batcher, Future<?>... callers) throws Exception {
     long giveUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
