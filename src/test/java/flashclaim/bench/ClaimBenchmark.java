@@ -96,6 +96,7 @@ public final class ClaimBenchmark {
       int capSeconds,
       int ceilingSeconds,
       int retryPauseMillis,
+      int warmUpClaims,
       List<String> strategies,
       List<String> stores,
       List<Integer> poolSizes,
@@ -106,14 +107,14 @@ public final class ClaimBenchmark {
     Options warmUp() {
       return new Options(
           Math.min(users, 2_000), Math.min(coupons, 1_000), concurrency, 30, 5, retryPauseMillis,
-          strategies, stores, poolSizes, out, command);
+          0, strategies, stores, poolSizes, out, command);
     }
 
     /** The same run on a pool of {@code size} coupons. */
     Options withPool(int size) {
       return new Options(
-          users, size, concurrency, capSeconds, ceilingSeconds, retryPauseMillis, strategies, stores,
-          poolSizes, out, command);
+          users, size, concurrency, capSeconds, ceilingSeconds, retryPauseMillis, warmUpClaims,
+          strategies, stores, poolSizes, out, command);
     }
 
     static Options parse(String[] args) {
@@ -129,6 +130,7 @@ public final class ClaimBenchmark {
           Integer.parseInt(given.getOrDefault("cap-seconds", "120")),
           Integer.parseInt(given.getOrDefault("ceiling-seconds", "10")),
           Integer.parseInt(given.getOrDefault("retry-pause-ms", "5")),
+          Integer.parseInt(given.getOrDefault("warm-up-claims", "1000")),
           List.of(
               given
                   .getOrDefault("strategies", String.join(",", STRATEGIES))
@@ -345,6 +347,7 @@ public final class ClaimBenchmark {
       ContentionCounters counters =
           context.findBean(ContentionCounters.class).orElseGet(ContentionCounters::new);
       CampaignId campaign = new CampaignId("w1-" + strategy);
+      warmUpContext(campaigns, claims, strategy, options);
       campaigns.create(campaign, "W1 " + strategy, 1, null, null);
       double seedSeconds = seed(campaigns, campaign, options.coupons());
       ReadCounts before = ReadCounts.of(context);
@@ -455,6 +458,37 @@ public final class ClaimBenchmark {
           reads.queries() * (double) options.coupons() / options.users(),
           seedSeconds);
     }
+  }
+
+  /**
+   * Claims from a campaign of its own through the run's fresh context, not recorded, so that the
+   * measured run starts as on an instance that has served before: its store connections open,
+   * their statements prepared and planned. Each user tries for at most 10 s in all.
+   */
+  private static void warmUpContext(
+      CampaignService campaigns, ClaimService claims, String strategy, Options options)
+      throws Exception {
+    if (options.warmUpClaims() == 0) {
+      return;
+    }
+    CampaignId warmUp = new CampaignId("warm-up-" + strategy);
+    campaigns.create(warmUp, "warm-up " + strategy, 1, null, null);
+    seed(campaigns, warmUp, options.warmUpClaims());
+    AtomicInteger nextUser = new AtomicInteger();
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    new Recorder(options.concurrency())
+        .run(
+            worker -> {
+              int u;
+              while ((u = nextUser.getAndIncrement()) < options.warmUpClaims()
+                  && System.nanoTime() < end) {
+                UserId user = new UserId("warm-up-" + u);
+                while (claims.claim(warmUp, user) instanceof ClaimOutcome.Busy
+                    && System.nanoTime() < end) {
+                  Thread.sleep(options.retryPauseMillis());
+                }
+              }
+            });
   }
 
   /**
