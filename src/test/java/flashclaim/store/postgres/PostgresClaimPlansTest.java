@@ -2,19 +2,18 @@ package flashclaim.store.postgres;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import flashclaim.campaign.CampaignId;
-import flashclaim.claim.ClaimOutcome;
-import flashclaim.claim.ClaimService;
-import flashclaim.claim.UserId;
 import flashclaim.testing.Api;
+import flashclaim.testing.Claimer;
 import flashclaim.testing.PostgresBackend;
 import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.StoreBackend;
 import flashclaim.testing.TestPostgres;
+import java.net.URI;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -30,7 +29,7 @@ import org.junit.jupiter.api.Test;
  * new database, where {@code claims} was analyzed while (nearly) empty: a plan that scans the whole
  * table stays in use while the table grows by thousands of rows a second, until autovacuum analyzes
  * it again. Here both tables are analyzed just before the sale, {@code claims} empty; two instances
- * then claim concurrently, and PostgreSQL's own counters must show no sequential scan of
+ * then claim concurrently through HTTP, and PostgreSQL's own counters must show no sequential scan of
  * {@code claims} or {@code coupons} by the claims, with every count exact.
  */
 class PostgresClaimPlansTest {
@@ -59,28 +58,26 @@ class PostgresClaimPlansTest {
     Map<String, String> codes = new ConcurrentHashMap<>();
     AtomicInteger soldOut = new AtomicInteger();
     AtomicInteger nextUser = new AtomicInteger();
+    ExecutorService clients = Executors.newFixedThreadPool(INSTANCES * THREADS_PER_INSTANCE);
     try {
       for (int i = 0; i < INSTANCES; i++) {
         instances.add(ServiceInstance.start(backend.properties()));
       }
-      ExecutorService clients = Executors.newFixedThreadPool(INSTANCES * THREADS_PER_INSTANCE);
       List<Future<?>> done = new ArrayList<>();
       for (int t = 0; t < INSTANCES * THREADS_PER_INSTANCE; t++) {
-        ClaimService claims = instances.get(t % INSTANCES).context().getBean(ClaimService.class);
+        URI instance = instances.get(t % INSTANCES).url();
         done.add(
             clients.submit(
                 () -> {
                   int u;
                   while ((u = nextUser.getAndIncrement()) < USERS) {
-                    UserId user = new UserId("plans-" + u);
-                    ClaimOutcome outcome;
-                    do {
-                      outcome = claims.claim(new CampaignId(id), user);
-                    } while (outcome instanceof ClaimOutcome.Busy);
-                    if (outcome instanceof ClaimOutcome.Claimed claimed) {
-                      codes.put(user.value(), claimed.claim().code().value());
-                    } else if (outcome instanceof ClaimOutcome.SoldOut) {
+                    Claimer.Result result = Claimer.claimUntilFinal(instance, id, "plans-" + u);
+                    if (result.status() == 201) {
+                      codes.put(result.user(), result.code());
+                    } else if (result.status() == 410) {
                       soldOut.incrementAndGet();
+                    } else {
+                      throw new AssertionError("unexpected answer " + result.response());
                     }
                   }
                   return null;
@@ -89,8 +86,8 @@ class PostgresClaimPlansTest {
       for (Future<?> f : done) {
         f.get();
       }
-      clients.shutdown();
     } finally {
+      clients.shutdownNow();
       for (ServiceInstance instance : instances) {
         instance.close(); // a backend reports its last counters when its connection ends
       }
@@ -134,7 +131,7 @@ class PostgresClaimPlansTest {
     try (Connection db = TestPostgres.connect();
         Statement read = db.createStatement()) {
       read.execute("SELECT pg_stat_clear_snapshot()");
-      Map<String, Long> scans = new ConcurrentHashMap<>();
+      Map<String, Long> scans = new HashMap<>();
       try (ResultSet row =
           read.executeQuery(
               "SELECT relname, seq_scan, coalesce(idx_scan, 0) FROM pg_stat_user_tables"
