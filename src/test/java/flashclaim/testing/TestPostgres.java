@@ -13,7 +13,7 @@ import java.time.Duration;
  * create its schema with their migrations; tests reset it with {@link #reset()}.
  */
 public final class TestPostgres {
-  private static final String TABLES = "campaigns, coupons, claims, locks, guards, idempotency";
+  private static final String TABLES = "campaigns, coupons, coupon_pool, claims, locks, guards, idempotency";
   private static EmbeddedPostgresServer server;
 
   private TestPostgres() {}
@@ -30,6 +30,22 @@ public final class TestPostgres {
   /** A connection of the test itself, to read what the service wrote. Close it. */
   public static Connection connect() throws SQLException {
     return DriverManager.getConnection(url(), EmbeddedPostgresServer.USER, "");
+  }
+
+  /**
+   * A new, empty database of that name on the same server (an earlier one of that name is dropped
+   * first), for a test that needs a schema of its own; returns its JDBC URL.
+   */
+  public static String freshDatabase(String name) {
+    url();
+    try (Connection connection = connect();
+        Statement create = connection.createStatement()) {
+      create.execute("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+      create.execute("CREATE DATABASE " + name);
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not create the test database " + name, e);
+    }
+    return "jdbc:postgresql://localhost:" + server.port() + "/" + name;
   }
 
   /** Empties every table of the service (the schema must exist: an instance has started). */

@@ -28,7 +28,7 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
- * Claims on PostgreSQL, each one attempt of the function {@code claim_coupons} (migration V5), and
+ * Claims on PostgreSQL, each one attempt of the function {@code claim_coupons} (migrations V5, V7), and
  * the attempts that reach the instance together in one call of it: one round trip and one commit
  * for all of them ({@link Batcher}: at most {@code claim-calls} calls at once, each with up to
  * {@code claim-batch-size} attempts; an attempt that finds a call free goes at once). A call is
@@ -44,11 +44,12 @@ import java.util.function.Consumer;
  *   <li>reads the user's claim rows once the lock is held, so no other claim of the user is in
  *       flight: a filled slot or a full limit answers {@link Attempt.SlotTaken} with those claims
  *       (G2, G4);
- *   <li>picks one unassigned coupon with {@code FOR UPDATE SKIP LOCKED}, so concurrent claims of
- *       different users never wait on each other's coupon, assigns it and inserts the claim row;
- *   <li>when the pick finds nothing, tells the cases apart (G3): if unassigned coupons exist they
- *       are only locked by other claims in flight, which may still roll back, so the attempt is
- *       made again after a short pause; only when none exists at all is the pool sold out.
+ *   <li>takes one row of the unassigned coupons' table {@code coupon_pool} with {@code FOR UPDATE
+ *       SKIP LOCKED}, so concurrent claims of different users never wait on each other's coupon,
+ *       deletes it, assigns the coupon in place (no index entry written) and inserts the claim row;
+ *   <li>when the pick finds nothing, tells the cases apart (G3): if pool rows exist they are only
+ *       locked by other claims in flight, which may still roll back, so the attempt is made again
+ *       after a short pause; only when none exists at all is the pool sold out.
  * </ol>
  *
  * A call's {@code statement_timeout} is what is left of the earliest deadline among its attempts,
