@@ -11,7 +11,7 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Checks a whole campaign against G1, G2 and G5 from one consistent, streamed read of the store:
+ * Checks a whole campaign against G1, G2, G3 and G5 from one consistent, streamed read of the store:
  * the coupons sorted by id and the claim records sorted by the coupon they name are merged, so each
  * coupon is checked with the claim records that name it and nothing else is kept in memory.
  *
@@ -20,6 +20,8 @@ import java.util.Optional;
  *   <li>G5: a claim record whose coupon is missing, unassigned or held by another claim record (or
  *       disagrees on the code); an assigned coupon that no claim record of its holder names; an
  *       unassigned coupon that names a holder.
+ *   <li>G3: an unassigned coupon that no claim can find (not offered where the store's claims look
+ *       for unassigned coupons): claims would answer "sold out" while it is left.
  *   <li>G2: a claim record whose slot is outside {@code [0, perUserLimit)}. A user's claim record
  *       ids are one per slot, so valid slots cap the records per user; a coupon beyond the limit
  *       would have no matching record of its own, so it is reported under G5 (naming its holder).
@@ -111,6 +113,9 @@ public class AuditService {
     if (!coupon.assigned()) {
       if (coupon.assignedTo() != null || coupon.claimId() != null) {
         problems.add("G5: unassigned coupon " + couponId + " names a holder");
+      }
+      if (!coupon.offered()) {
+        problems.add("G3: unassigned coupon " + couponId + " is not offered to claims");
       }
       for (AuditStore.ClaimRow claim : naming) {
         problems.add("G5: claim " + claim.claimId() + " names unassigned coupon " + couponId);

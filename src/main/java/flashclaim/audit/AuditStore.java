@@ -38,9 +38,18 @@ public interface AuditStore {
 
   /**
    * A coupon as stored. {@code assignedTo} is the holder's user key and {@code claimId} the id of
-   * the claim record that names it; both are null while the coupon is unassigned.
+   * the claim record that names it; both are null while the coupon is unassigned. {@code offered}
+   * is whether a claim can find the coupon where the store's claims look for unassigned ones (on
+   * Firestore the fields its probe queries and orders by, on PostgreSQL a row in {@code
+   * coupon_pool}); it matters only while the coupon is unassigned.
    */
-  record CouponRow(String couponId, String code, boolean assigned, String assignedTo, String claimId) {}
+  record CouponRow(
+      String couponId,
+      String code,
+      boolean assigned,
+      String assignedTo,
+      String claimId,
+      boolean offered) {}
 
   /** A claim record as stored. */
   record ClaimRow(String claimId, String userKey, int slot, String couponId, String code) {}

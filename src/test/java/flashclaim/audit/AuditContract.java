@@ -122,6 +122,39 @@ public abstract class AuditContract extends MultiInstanceTest {
     }
   }
 
+  /**
+   * Hides {@code freeCode}'s unassigned coupon, past the service, from where the store's claims
+   * look for unassigned coupons, leaving the coupon itself unassigned.
+   */
+  protected abstract void hideFromClaims(String campaign, String freeCode) throws Exception;
+
+  @Test
+  void theAuditNamesAnUnassignedCouponNoClaimCanFind() throws Exception {
+    String campaign = newCampaign(1, 3);
+    String free = backend().coupons(campaign).get(0).code();
+    assertThat(audit(0, campaign)).containsEntry("ok", true).containsEntry("problemCount", 0);
+
+    hideFromClaims(campaign, free);
+
+    List<Claimer.Result> claims =
+        runAll(3, i -> () -> Claimer.claimUntilFinal(instance(i), campaign, "seeker" + i));
+    assertThat(claims).extracting(Claimer.Result::status).containsExactlyInAnyOrder(201, 201, 410);
+    for (int i = 0; i < INSTANCES; i++) {
+      Map<String, Object> report = audit(i, campaign);
+      assertThat(report)
+          .as(report.toString())
+          .containsEntry("ok", false)
+          .containsEntry("assigned", 2)
+          .containsEntry("problemCount", 1)
+          .containsEntry(
+              "problems",
+              List.of("G3: unassigned coupon " + couponId(free) + " is not offered to claims"));
+    }
+  }
+
+  /** The id of the coupon of {@code code}, as the audit names it. */
+  protected abstract String couponId(String code);
+
   private Map<String, Object> audit(int instance, String campaign) {
     Api.Response audit =
         Api.get(instance(instance), "/v1/admin/campaigns/" + campaign + "/audit", Tokens.admin());

@@ -1,6 +1,7 @@
 package flashclaim.audit;
 
 import com.google.cloud.firestore.DocumentReference;
+import com.google.cloud.firestore.FieldValue;
 import com.google.cloud.firestore.Firestore;
 import flashclaim.Sha256;
 import flashclaim.testing.FirestoreBackend;
@@ -32,5 +33,22 @@ class FirestoreAuditTest extends AuditContract {
         .document(Sha256.hex(freeCode, 16))
         .update(Map.of("isAssigned", true, "assignedTo", Sha256.hex("squatter")))
         .get();
+  }
+
+  /** A coupon without {@code randomFloat}: the probe, ordered by it, never returns it. */
+  @Override
+  protected void hideFromClaims(String campaign, String freeCode) throws Exception {
+    TestEmulator.firestore()
+        .collection("campaigns")
+        .document(campaign)
+        .collection("coupons")
+        .document(couponId(freeCode))
+        .update(Map.of("randomFloat", FieldValue.delete()))
+        .get();
+  }
+
+  @Override
+  protected String couponId(String code) {
+    return Sha256.hex(code, 16);
   }
 }

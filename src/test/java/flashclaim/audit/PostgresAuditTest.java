@@ -1,5 +1,7 @@
 package flashclaim.audit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import flashclaim.testing.PostgresBackend;
 import flashclaim.testing.StoreBackend;
 import flashclaim.testing.TestPostgres;
@@ -33,5 +35,21 @@ class PostgresAuditTest extends AuditContract {
       squat.setString(2, freeCode);
       squat.executeUpdate();
     }
+  }
+
+  @Override
+  protected void hideFromClaims(String campaign, String freeCode) throws Exception {
+    try (Connection c = TestPostgres.connect();
+        PreparedStatement take =
+            c.prepareStatement("DELETE FROM coupon_pool WHERE campaign_id = ? AND code = ?")) {
+      take.setString(1, campaign);
+      take.setString(2, freeCode);
+      assertThat(take.executeUpdate()).isEqualTo(1);
+    }
+  }
+
+  @Override
+  protected String couponId(String code) {
+    return code;
   }
 }

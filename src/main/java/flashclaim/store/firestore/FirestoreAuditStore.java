@@ -117,7 +117,11 @@ final class FirestoreAuditStore implements AuditStore {
     public Iterator<CouponRow> coupons() {
       Query byId =
           FirestoreLayout.coupons(db, campaign)
-              .select(FirestoreLayout.CODE, FirestoreLayout.IS_ASSIGNED, FirestoreLayout.ASSIGNED_TO)
+              .select(
+                  FirestoreLayout.CODE,
+                  FirestoreLayout.IS_ASSIGNED,
+                  FirestoreLayout.ASSIGNED_TO,
+                  FirestoreLayout.RANDOM_FLOAT)
               .orderBy(FieldPath.documentId());
       Pages<CouponRow> pages =
           new Pages<>(
@@ -125,13 +129,20 @@ final class FirestoreAuditStore implements AuditStore {
               last -> byId.startAfter(id(last)),
               doc -> {
                 String claimId = string(doc, FirestoreLayout.ASSIGNED_TO);
+                Value isAssigned =
+                    doc.getFieldsOrDefault(FirestoreLayout.IS_ASSIGNED, Value.getDefaultInstance());
+                Value randomFloat =
+                    doc.getFieldsOrDefault(FirestoreLayout.RANDOM_FLOAT, Value.getDefaultInstance());
                 return new CouponRow(
                     id(doc),
                     string(doc, FirestoreLayout.CODE),
-                    doc.getFieldsOrDefault(FirestoreLayout.IS_ASSIGNED, Value.getDefaultInstance())
-                        .getBooleanValue(),
+                    isAssigned.getBooleanValue(),
                     claimId == null ? null : FirestoreLayout.userKeyOf(claimId),
-                    claimId);
+                    claimId,
+                    // the probe: isAssigned == false, ordered by randomFloat
+                    isAssigned.hasBooleanValue()
+                        && !isAssigned.getBooleanValue()
+                        && randomFloat.hasDoubleValue());
               });
       coupons = pages;
       return pages;

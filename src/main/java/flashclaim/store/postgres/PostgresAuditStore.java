@@ -82,8 +82,10 @@ final class PostgresAuditStore implements AuditStore {
     @Override
     public Iterator<CouponRow> coupons() {
       return open(
-          "SELECT code, assigned_to, claim_slot FROM coupons WHERE campaign_id = ?"
-              + " ORDER BY code COLLATE \"C\"",
+          "SELECT k.code, k.assigned_to, k.claim_slot, EXISTS (SELECT 1 FROM coupon_pool p"
+              + "   WHERE p.campaign_id = k.campaign_id AND p.pick_order = k.pick_order"
+              + "   AND p.code = k.code) AS offered"
+              + " FROM coupons k WHERE k.campaign_id = ? ORDER BY k.code COLLATE \"C\"",
           row -> {
             String code = row.getString("code");
             String holder = row.getString("assigned_to");
@@ -92,7 +94,8 @@ final class PostgresAuditStore implements AuditStore {
                 code,
                 holder != null,
                 holder,
-                holder == null ? null : PostgresLayout.claimId(holder, row.getInt("claim_slot")));
+                holder == null ? null : PostgresLayout.claimId(holder, row.getInt("claim_slot")),
+                row.getBoolean("offered"));
           });
     }
 
