@@ -29,6 +29,8 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -351,6 +353,7 @@ public final class ClaimBenchmark {
       campaigns.create(campaign, "W1 " + strategy, 1, null, null);
       double seedSeconds = seed(campaigns, campaign, options.coupons());
       ReadCounts before = ReadCounts.of(context);
+      double[] callsBefore = claimCalls(context);
 
       AtomicInteger nextUser = new AtomicInteger();
       LongAdder busy = new LongAdder();
@@ -399,6 +402,19 @@ public final class ClaimBenchmark {
           });
       double wall = (System.nanoTime() - started) / 1e9;
       ReadCounts reads = ReadCounts.of(context).minus(before);
+      double[] callsAfter = claimCalls(context);
+      if (callsAfter != null) {
+        double calls = callsAfter[0] - callsBefore[0];
+        double attempts = callsAfter[1] - callsBefore[1];
+        System.out.printf(
+            Locale.ROOT,
+            "%s: %,.0f store calls carried %,.0f claim attempts (%.2f per call)%n",
+            strategy, calls, attempts, calls == 0 ? 0 : attempts / calls);
+        System.out.printf(
+            Locale.ROOT,
+            "%s: %,d of %,d coupon updates in place (HOT, no index entry)%n",
+            strategy, reads.hotUpdates(), reads.couponUpdates());
+      }
 
       AuditReport audit = context.getBean(AuditService.class).audit(campaign).orElseThrow();
       long assigned;
@@ -512,18 +528,42 @@ public final class ClaimBenchmark {
 
   /**
    * Store reads so far: on Firestore, documents read as production bills them and queries sent
-   * ({@link ReadCounter}); on PostgreSQL, rows read from the coupon and claim tables (sequential
+   * ({@link ReadCounter}); on PostgreSQL, rows read from the coupon, pool and claim tables (sequential
    * and index reads, from {@code pg_stat_user_tables}) and no queries.
    */
-  private record ReadCounts(long reads, long queries) {
+  /**
+   * The claim calls of PostgreSQL so far and the attempts they carried (the meters {@code
+   * flashclaim.store.claim.calls} and {@code .attempts}); null on a store without them.
+   */
+  private static double[] claimCalls(ApplicationContext context) {
+    return context
+        .findBean(MeterRegistry.class)
+        .map(
+            registry -> {
+              FunctionCounter calls = registry.find("flashclaim.store.claim.calls").functionCounter();
+              FunctionCounter attempts =
+                  registry.find("flashclaim.store.claim.attempts").functionCounter();
+              return calls == null || attempts == null
+                  ? null
+                  : new double[] {calls.count(), attempts.count()};
+            })
+        .orElse(null);
+  }
+
+  private record ReadCounts(long reads, long queries, long couponUpdates, long hotUpdates) {
     ReadCounts minus(ReadCounts earlier) {
-      return new ReadCounts(reads - earlier.reads, queries - earlier.queries);
+      return new ReadCounts(
+          reads - earlier.reads,
+          queries - earlier.queries,
+          couponUpdates - earlier.couponUpdates,
+          hotUpdates - earlier.hotUpdates);
     }
 
+    /** The store reads, and on PostgreSQL the coupon updates and how many were HOT. */
     static ReadCounts of(ApplicationContext context) throws Exception {
       Optional<ReadCounter> firestore = context.findBean(ReadCounter.class);
       if (firestore.isPresent()) {
-        return new ReadCounts(firestore.get().reads(), firestore.get().queries());
+        return new ReadCounts(firestore.get().reads(), firestore.get().queries(), 0, 0);
       }
       Thread.sleep(1_000); // PostgreSQL publishes its table statistics with a delay
       try (Connection c = context.getBean(DataSource.class).getConnection();
@@ -531,10 +571,13 @@ public final class ClaimBenchmark {
         read.execute("SELECT pg_stat_clear_snapshot()");
         try (ResultSet row =
             read.executeQuery(
-                "SELECT coalesce(sum(coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0)), 0)"
-                    + " FROM pg_stat_user_tables WHERE relname IN ('coupons', 'claims')")) {
+                "SELECT coalesce(sum(coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0)), 0),"
+                    + " coalesce(sum(n_tup_upd) FILTER (WHERE relname = 'coupons'), 0),"
+                    + " coalesce(sum(n_tup_hot_upd) FILTER (WHERE relname = 'coupons'), 0)"
+                    + " FROM pg_stat_user_tables"
+                    + " WHERE relname IN ('coupons', 'coupon_pool', 'claims')")) {
           row.next();
-          return new ReadCounts(row.getLong(1), 0);
+          return new ReadCounts(row.getLong(1), 0, row.getLong(2), row.getLong(3));
         }
       }
     }
@@ -607,7 +650,7 @@ public final class ClaimBenchmark {
     }
     md.append(
         "\nStore reads: Firestore documents as production bills them (a query finding nothing counts one);"
-            + " PostgreSQL rows read from the coupon and claim tables. The emulator also scans a query's whole"
+            + " PostgreSQL rows read from the coupon, pool and claim tables. The emulator also scans a query's whole"
             + " collection, which production does not: the estimate is queries x pool size.\n");
     for (String run : rows.stream().map(Row::run).filter(r -> !r.startsWith("ceiling")).distinct().toList()) {
       List<Row> curve = rows.stream().filter(r -> r.run().equals(run)).toList();
