@@ -155,7 +155,7 @@ public abstract class AuditContract extends MultiInstanceTest {
   /** The id of the coupon of {@code code}, as the audit names it. */
   protected abstract String couponId(String code);
 
-  private Map<String, Object> audit(int instance, String campaign) {
+  protected Map<String, Object> audit(int instance, String campaign) {
     Api.Response audit =
         Api.get(instance(instance), "/v1/admin/campaigns/" + campaign + "/audit", Tokens.admin());
     assertThat(audit.status()).as(audit.body()).isEqualTo(200);

@@ -7,6 +7,7 @@ import flashclaim.testing.StoreBackend;
 import flashclaim.testing.TestPostgres;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import org.junit.jupiter.api.Test;
 
 /** The streamed, consistent audit on PostgreSQL. */
 class PostgresAuditTest extends AuditContract {
@@ -46,6 +47,25 @@ class PostgresAuditTest extends AuditContract {
       take.setString(2, freeCode);
       assertThat(take.executeUpdate()).isEqualTo(1);
     }
+  }
+
+  /** A second pool row for a coupon changes nothing the audit counts (the claim skips it too). */
+  @Test
+  void aCouponWithTwoPoolRowsIsAuditedOnce() throws Exception {
+    String campaign = newCampaign(1, 5);
+    try (Connection c = TestPostgres.connect();
+        PreparedStatement twice =
+            c.prepareStatement(
+                "INSERT INTO coupon_pool (campaign_id, pick_order, code)"
+                    + " SELECT campaign_id, pick_order, code FROM coupon_pool WHERE campaign_id = ?")) {
+      twice.setString(1, campaign);
+      assertThat(twice.executeUpdate()).isEqualTo(5);
+    }
+    assertThat(audit(0, campaign))
+        .containsEntry("ok", true)
+        .containsEntry("coupons", 5)
+        .containsEntry("assigned", 0)
+        .containsEntry("problemCount", 0);
   }
 
   @Override
