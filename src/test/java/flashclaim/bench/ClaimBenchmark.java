@@ -1,6 +1,7 @@
 package flashclaim.bench;
 
 import com.google.cloud.firestore.Firestore;
+import com.zaxxer.hikari.HikariDataSource;
 import flashclaim.StoreException;
 import flashclaim.audit.AuditReport;
 import flashclaim.audit.AuditService;
@@ -21,6 +22,8 @@ import flashclaim.testing.TestEmulator;
 import flashclaim.testing.TestPostgres;
 import flashclaim.testing.Tokens;
 import flashclaim.testing.Webhooks;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.serde.ObjectMapper;
 import io.micronaut.serde.annotation.Serdeable;
@@ -29,8 +32,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import io.micrometer.core.instrument.FunctionCounter;
-import io.micrometer.core.instrument.MeterRegistry;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -565,8 +566,10 @@ public final class ClaimBenchmark {
       if (firestore.isPresent()) {
         return new ReadCounts(firestore.get().reads(), firestore.get().queries(), 0, 0);
       }
-      Thread.sleep(1_000); // PostgreSQL publishes its table statistics with a delay
-      try (Connection c = context.getBean(DataSource.class).getConnection();
+      DataSource dataSource = context.getBean(DataSource.class);
+      flushStatistics(dataSource);
+      Thread.sleep(1_000); // the collector publishes what it received with a delay
+      try (Connection c = dataSource.getConnection();
           Statement read = c.createStatement()) {
         read.execute("SELECT pg_stat_clear_snapshot()");
         try (ResultSet row =
@@ -579,6 +582,31 @@ public final class ClaimBenchmark {
           row.next();
           return new ReadCounts(row.getLong(1), 0, row.getLong(2), row.getLong(3));
         }
+      }
+    }
+  }
+
+  /**
+   * Makes every pooled connection's backend send its table statistics. PostgreSQL 14 sends them
+   * when a transaction ends at least 500 ms after the last sending, so an idle backend keeps the
+   * counts of its last claims: each connection ends a transaction after that pause.
+   */
+  private static void flushStatistics(DataSource dataSource) throws Exception {
+    int total = dataSource.unwrap(HikariDataSource.class).getHikariPoolMXBean().getTotalConnections();
+    List<Connection> borrowed = new ArrayList<>();
+    try {
+      for (int i = 0; i < total; i++) {
+        borrowed.add(dataSource.getConnection());
+      }
+      Thread.sleep(600);
+      for (Connection c : borrowed) {
+        try (Statement ping = c.createStatement()) {
+          ping.execute("SELECT 1");
+        }
+      }
+    } finally {
+      for (Connection c : borrowed) {
+        c.close();
       }
     }
   }
