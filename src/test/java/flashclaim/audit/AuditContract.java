@@ -63,8 +63,14 @@ public abstract class AuditContract extends MultiInstanceTest {
       assertThat(number(report, "claims")).as(report.toString()).isEqualTo(number(report, "assigned"));
       seen.add(number(report, "assigned"));
     }
+    // Every user gets a coupon: 201, or 200 after a 503 whose commit landed past the claim's
+    // deadline while audits slowed the store (the retry finds the coupon, design section 4.1).
     assertThat(claims.get(300, TimeUnit.SECONDS))
-        .allSatisfy(r -> assertThat(r.status()).as(r.toString()).isEqualTo(201));
+        .allSatisfy(
+            r ->
+                assertThat(r.status() == 201 || (r.status() == 200 && r.retries() > r.conflicts()))
+                    .as(r.toString())
+                    .isTrue());
     assertThat(seen).as("audits taken while claims ran").anyMatch(n -> n > 0 && n < USERS);
 
     Map<String, Object> last = audit(0, campaign);
