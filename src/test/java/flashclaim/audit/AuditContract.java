@@ -2,6 +2,7 @@ package flashclaim.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flashclaim.claim.SoldOutProofs;
 import flashclaim.testing.Api;
 import flashclaim.testing.Claimer;
 import flashclaim.testing.MultiInstanceTest;
@@ -134,6 +135,12 @@ public abstract class AuditContract extends MultiInstanceTest {
    */
   protected abstract void hideFromClaims(String campaign, String freeCode) throws Exception;
 
+  /**
+   * Offers {@code freeCode}'s hidden coupon to claims again as docs/operations.md tells an
+   * operator to ("The audit"), moving the campaign's additions counter with it.
+   */
+  protected abstract void offerAgain(String campaign, String freeCode) throws Exception;
+
   @Test
   void theAuditNamesAnUnassignedCouponNoClaimCanFind() throws Exception {
     String campaign = newCampaign(1, 3);
@@ -155,6 +162,35 @@ public abstract class AuditContract extends MultiInstanceTest {
           .containsEntry(
               "problems",
               List.of("G3: unassigned coupon " + couponId(free) + " is not offered to claims"));
+    }
+
+    // Every instance proves the pool empty (two 410s make the proof, the third is answered on it),
+    // so that the repair must move the additions counter to be seen.
+    for (int i = 0; i < INSTANCES; i++) {
+      for (int j = 0; j < 3; j++) {
+        assertThat(Claimer.claimUntilFinal(instance(i), campaign, "prover-" + i + "-" + j).status())
+            .isEqualTo(410);
+      }
+      assertThat(instances.get(i).context().getBean(SoldOutProofs.class).provenSoldOuts())
+          .as("sold-out answers on a proof, instance %d", i)
+          .isPositive();
+    }
+
+    // The documented repair: the user told "sold out" now gets the coupon from an instance that
+    // has proven the pool empty, and the audit is clean everywhere.
+    offerAgain(campaign, free);
+    int loser = 0;
+    while (claims.get(loser).status() != 410) {
+      loser++;
+    }
+    Claimer.Result retry = Claimer.claimUntilFinal(instance(loser), campaign, "seeker" + loser);
+    assertThat(retry.status()).as(retry.toString()).isEqualTo(201);
+    assertThat(retry.code()).isEqualTo(free);
+    for (int i = 0; i < INSTANCES; i++) {
+      assertThat(audit(i, campaign))
+          .containsEntry("ok", true)
+          .containsEntry("assigned", 3)
+          .containsEntry("problemCount", 0);
     }
   }
 

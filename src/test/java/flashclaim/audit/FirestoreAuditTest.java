@@ -1,12 +1,16 @@
 package flashclaim.audit;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import com.google.cloud.firestore.DocumentReference;
 import com.google.cloud.firestore.FieldValue;
 import com.google.cloud.firestore.Firestore;
 import flashclaim.Sha256;
+import flashclaim.testing.Api;
 import flashclaim.testing.FirestoreBackend;
 import flashclaim.testing.StoreBackend;
 import flashclaim.testing.TestEmulator;
+import flashclaim.testing.Tokens;
 import java.util.Map;
 
 /** The streamed, consistent audit on Firestore (the emulator). */
@@ -45,6 +49,35 @@ class FirestoreAuditTest extends AuditContract {
         .document(couponId(freeCode))
         .update(Map.of("randomFloat", FieldValue.delete()))
         .get();
+  }
+
+  /**
+   * The fields the probe queries and orders by, in a transaction that checks the coupon is still
+   * free; then the code sent once more, which moves the campaign's additions counter.
+   */
+  @Override
+  protected void offerAgain(String campaign, String freeCode) throws Exception {
+    Firestore db = TestEmulator.firestore();
+    DocumentReference coupon =
+        db.collection("campaigns")
+            .document(campaign)
+            .collection("coupons")
+            .document(couponId(freeCode));
+    db.runTransaction(
+            tx -> {
+              assertThat(tx.get(coupon).get().get("assignedTo")).isNull();
+              tx.update(coupon, Map.of("isAssigned", false, "randomFloat", Math.random()));
+              return null;
+            })
+        .get();
+    Api.Response again =
+        Api.post(
+            instance(0),
+            "/v1/admin/campaigns/" + campaign + "/coupons",
+            Tokens.admin(),
+            "{\"codes\":[\"" + freeCode + "\"]}");
+    assertThat(again.status()).as(again.body()).isEqualTo(200);
+    assertThat(again.json()).containsEntry("added", 0).containsEntry("skipped", 1);
   }
 
   @Override
