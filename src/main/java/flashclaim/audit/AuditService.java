@@ -11,9 +11,10 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Checks a whole campaign against G1, G2, G3 and G5 from one consistent, streamed read of the store:
- * the coupons sorted by id and the claim records sorted by the coupon they name are merged, so each
- * coupon is checked with the claim records that name it and nothing else is kept in memory.
+ * Checks a whole campaign against G1, G2, G3 and G5 from one consistent, streamed read of the
+ * store: the coupons sorted by id and the claim records sorted by the coupon they name are merged,
+ * so each coupon is checked with the claim records that name it and nothing else is kept in
+ * memory.
  *
  * <ul>
  *   <li>G1: a coupon named by more than one claim record.

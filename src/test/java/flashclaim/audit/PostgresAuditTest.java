@@ -77,7 +77,8 @@ class PostgresAuditTest extends AuditContract {
         PreparedStatement twice =
             c.prepareStatement(
                 "INSERT INTO coupon_pool (campaign_id, pick_order, code)"
-                    + " SELECT campaign_id, pick_order, code FROM coupon_pool WHERE campaign_id = ?")) {
+                    + " SELECT campaign_id, pick_order, code FROM coupon_pool"
+                    + " WHERE campaign_id = ?")) {
       twice.setString(1, campaign);
       assertThat(twice.executeUpdate()).isEqualTo(5);
     }

@@ -354,7 +354,7 @@ public final class ClaimBenchmark {
       campaigns.create(campaign, "W1 " + strategy, 1, null, null);
       double seedSeconds = seed(campaigns, campaign, options.coupons());
       ReadCounts before = ReadCounts.of(context);
-      double[] callsBefore = claimCalls(context);
+      Optional<CallCounts> callsBefore = CallCounts.of(context);
 
       AtomicInteger nextUser = new AtomicInteger();
       LongAdder busy = new LongAdder();
@@ -403,14 +403,16 @@ public final class ClaimBenchmark {
           });
       double wall = (System.nanoTime() - started) / 1e9;
       ReadCounts reads = ReadCounts.of(context).minus(before);
-      double[] callsAfter = claimCalls(context);
-      if (callsAfter != null) {
-        double calls = callsAfter[0] - callsBefore[0];
-        double attempts = callsAfter[1] - callsBefore[1];
+      Optional<CallCounts> callsAfter = CallCounts.of(context);
+      if (callsAfter.isPresent() && callsBefore.isPresent()) {
+        CallCounts made = callsAfter.get().minus(callsBefore.get());
         System.out.printf(
             Locale.ROOT,
             "%s: %,.0f store calls carried %,.0f claim attempts (%.2f per call)%n",
-            strategy, calls, attempts, calls == 0 ? 0 : attempts / calls);
+            strategy,
+            made.calls(),
+            made.attempts(),
+            made.calls() == 0 ? 0 : made.attempts() / made.calls());
         System.out.printf(
             Locale.ROOT,
             "%s: %,d of %,d coupon updates in place (HOT, no index entry)%n",
@@ -528,29 +530,37 @@ public final class ClaimBenchmark {
   }
 
   /**
-   * Store reads so far: on Firestore, documents read as production bills them and queries sent
-   * ({@link ReadCounter}); on PostgreSQL, rows read from the coupon, pool and claim tables (sequential
-   * and index reads, from {@code pg_stat_user_tables}) and no queries.
-   */
-  /**
    * The claim calls of PostgreSQL so far and the attempts they carried (the meters {@code
-   * flashclaim.store.claim.calls} and {@code .attempts}); null on a store without them.
+   * flashclaim.store.claim.calls} and {@code .attempts}).
    */
-  private static double[] claimCalls(ApplicationContext context) {
-    return context
-        .findBean(MeterRegistry.class)
-        .map(
-            registry -> {
-              FunctionCounter calls = registry.find("flashclaim.store.claim.calls").functionCounter();
-              FunctionCounter attempts =
-                  registry.find("flashclaim.store.claim.attempts").functionCounter();
-              return calls == null || attempts == null
-                  ? null
-                  : new double[] {calls.count(), attempts.count()};
-            })
-        .orElse(null);
+  private record CallCounts(double calls, double attempts) {
+    CallCounts minus(CallCounts earlier) {
+      return new CallCounts(calls - earlier.calls, attempts - earlier.attempts);
+    }
+
+    /** Empty on a store without these meters. */
+    static Optional<CallCounts> of(ApplicationContext context) {
+      return context
+          .findBean(MeterRegistry.class)
+          .flatMap(
+              registry -> {
+                FunctionCounter calls =
+                    registry.find("flashclaim.store.claim.calls").functionCounter();
+                FunctionCounter attempts =
+                    registry.find("flashclaim.store.claim.attempts").functionCounter();
+                return calls == null || attempts == null
+                    ? Optional.empty()
+                    : Optional.of(new CallCounts(calls.count(), attempts.count()));
+              });
+    }
   }
 
+  /**
+   * Store reads so far: on Firestore, documents read as production bills them and queries sent
+   * ({@link ReadCounter}); on PostgreSQL, rows read from the coupon, pool and claim tables
+   * (sequential and index reads, from {@code pg_stat_user_tables}), no queries, and the updates of
+   * coupons with how many of them were HOT (in place).
+   */
   private record ReadCounts(long reads, long queries, long couponUpdates, long hotUpdates) {
     ReadCounts minus(ReadCounts earlier) {
       return new ReadCounts(
@@ -560,7 +570,6 @@ public final class ClaimBenchmark {
           hotUpdates - earlier.hotUpdates);
     }
 
-    /** The store reads, and on PostgreSQL the coupon updates and how many were HOT. */
     static ReadCounts of(ApplicationContext context) throws Exception {
       Optional<ReadCounter> firestore = context.findBean(ReadCounter.class);
       if (firestore.isPresent()) {
@@ -592,7 +601,8 @@ public final class ClaimBenchmark {
    * counts of its last claims: each connection ends a transaction after that pause.
    */
   private static void flushStatistics(DataSource dataSource) throws Exception {
-    int total = dataSource.unwrap(HikariDataSource.class).getHikariPoolMXBean().getTotalConnections();
+    int total =
+        dataSource.unwrap(HikariDataSource.class).getHikariPoolMXBean().getTotalConnections();
     List<Connection> borrowed = new ArrayList<>();
     try {
       for (int i = 0; i < total; i++) {

@@ -13,7 +13,8 @@ import java.time.Duration;
  * create its schema with their migrations; tests reset it with {@link #reset()}.
  */
 public final class TestPostgres {
-  private static final String TABLES = "campaigns, coupons, coupon_pool, claims, locks, guards, idempotency";
+  private static final String TABLES =
+      "campaigns, coupons, coupon_pool, claims, locks, guards, idempotency";
   private static EmbeddedPostgresServer server;
 
   private TestPostgres() {}

@@ -132,7 +132,8 @@ final class FirestoreAuditStore implements AuditStore {
                 Value isAssigned =
                     doc.getFieldsOrDefault(FirestoreLayout.IS_ASSIGNED, Value.getDefaultInstance());
                 Value randomFloat =
-                    doc.getFieldsOrDefault(FirestoreLayout.RANDOM_FLOAT, Value.getDefaultInstance());
+                    doc.getFieldsOrDefault(
+                        FirestoreLayout.RANDOM_FLOAT, Value.getDefaultInstance());
                 return new CouponRow(
                     id(doc),
                     string(doc, FirestoreLayout.CODE),

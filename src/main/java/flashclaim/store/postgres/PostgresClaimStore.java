@@ -28,10 +28,10 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 
 /**
- * Claims on PostgreSQL, each one attempt of the function {@code claim_coupons} (migrations V5, V7), and
- * the attempts that reach the instance together in one call of it: one round trip and one commit
- * for all of them ({@link Batcher}: at most {@code claim-calls} calls at once, each with up to
- * {@code claim-batch-size} attempts; an attempt that finds a call free goes at once). A call is
+ * Claims on PostgreSQL, each one attempt of the function {@code claim_coupons} (migrations V5, V7),
+ * and the attempts that reach the instance together in one call of it: one round trip and one
+ * commit for all of them ({@link Batcher}: at most {@code claim-calls} calls at once, each with up
+ * to {@code claim-batch-size} attempts; an attempt that finds a call free goes at once). A call is
  * sent in autocommit together with its timeouts, so that the settings and the call are one
  * implicit transaction (G1, G5: a coupon's assignment and its claim record commit together or not
  * at all). For each attempt the function
