@@ -1,6 +1,6 @@
 package flashclaim;
 
-import flashclaim.http.GracefulShutdown;
+import flashclaim.http.shed.GracefulShutdown;
 import io.micronaut.context.ApplicationContext;
 import io.micronaut.context.BeanRegistration;
 import io.micronaut.context.env.Environment;

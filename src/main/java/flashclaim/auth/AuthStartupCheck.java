@@ -2,8 +2,6 @@ package flashclaim.auth;
 
 import flashclaim.admission.AdmissionConfig;
 import flashclaim.redemption.WebhookConfig;
-import flashclaim.store.firestore.FirestoreConfig;
-import flashclaim.store.postgres.PostgresConfig;
 import io.micronaut.context.BeanContext;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Property;
@@ -13,6 +11,7 @@ import io.micronaut.core.order.Ordered;
 import io.micronaut.security.token.jwt.signature.ReactiveSignatureConfiguration;
 import io.micronaut.security.token.jwt.signature.SignatureConfiguration;
 import io.micronaut.security.token.jwt.signature.jwks.JwksSignatureConfiguration;
+import java.util.Optional;
 
 /**
  * Refuses to start, before anything else starts (the embedded emulator, the store clients), on a
@@ -30,8 +29,7 @@ final class AuthStartupCheck {
       AuthConfig auth,
       WebhookConfig webhooks,
       AdmissionConfig admission,
-      FirestoreConfig firestore,
-      PostgresConfig postgres,
+      Optional<StoreLocation> location,
       @Property(name = "flashclaim.store", defaultValue = "firestore") String store,
       @Property(name = "micronaut.security.enabled", defaultValue = "true") boolean securityEnabled,
       BeanContext beans) {
@@ -42,7 +40,7 @@ final class AuthStartupCheck {
     requireOnlyTheModesSignature(policy.mode(), beans);
     DevelopmentSecrets.check(
         DevelopmentSecrets.configured(policy, auth, webhooks, admission),
-        DevelopmentSecrets.Store.of(store, firestore, postgres));
+        DevelopmentSecrets.Store.of(store, location));
   }
 
   /**

@@ -4,8 +4,6 @@ import static flashclaim.auth.AuthConfig.setting;
 
 import flashclaim.admission.AdmissionConfig;
 import flashclaim.redemption.WebhookConfig;
-import flashclaim.store.firestore.FirestoreConfig;
-import flashclaim.store.postgres.PostgresConfig;
 import io.micronaut.context.exceptions.ConfigurationException;
 import java.util.ArrayList;
 import java.util.List;
@@ -31,23 +29,11 @@ final class DevelopmentSecrets {
   /** Where the data is: a description for the message, and whether it is a local store. */
   record Store(String description, boolean local) {
 
-    /** The store that {@code flashclaim.store} selects, as configured. */
-    static Store of(String store, FirestoreConfig firestore, PostgresConfig postgres) {
-      return switch (store) {
-        case "firestore" -> {
-          if (firestore.emulatorHost() != null && !firestore.emulatorHost().isBlank()) {
-            yield new Store("the Firestore emulator at " + firestore.emulatorHost(), true);
-          }
-          yield firestore.wantsEmbeddedEmulator()
-              ? new Store("the embedded Firestore emulator", true)
-              : new Store("Firestore project " + firestore.projectId(), false);
-        }
-        case "postgres" ->
-            postgres.wantsEmbedded()
-                ? new Store("the embedded PostgreSQL", true)
-                : new Store("the PostgreSQL database of flashclaim.postgres.url", false);
-        default -> new Store("store '" + store + "'", false);
-      };
+    /** The store that {@code flashclaim.store} selects: as its adapter says, if there is one. */
+    static Store of(String store, Optional<StoreLocation> location) {
+      return location
+          .map(l -> new Store(l.description(), l.local()))
+          .orElseGet(() -> new Store("store '" + store + "'", false));
     }
   }
 

@@ -3,7 +3,7 @@ package flashclaim.auth;
 import static flashclaim.auth.AuthConfig.setting;
 
 import com.nimbusds.jose.JWSAlgorithm;
-import flashclaim.store.firestore.FirestoreConfig;
+import io.micronaut.context.annotation.Property;
 import io.micronaut.context.exceptions.ConfigurationException;
 import jakarta.inject.Singleton;
 import java.net.InetAddress;
@@ -33,12 +33,20 @@ final class TokenPolicy {
   private final String projectId;
   private final Duration clockSkew;
 
-  TokenPolicy(AuthConfig config, FirestoreConfig firestore) {
+  /**
+   * @param cloudProject the Google Cloud project of the deployment ({@code
+   *     flashclaim.firestore.project-id}, from {@code GOOGLE_CLOUD_PROJECT}), the Firebase project
+   *     unless {@code flashclaim.auth.project-id} names another
+   */
+  TokenPolicy(
+      AuthConfig config,
+      @Property(name = "flashclaim.firestore.project-id", defaultValue = "demo-flashclaim")
+          String cloudProject) {
     this.mode = AuthMode.of(config.mode());
     this.projectId =
         Optional.ofNullable(config.projectId())
             .filter(p -> !p.isBlank())
-            .orElse(firestore.projectId());
+            .orElse(cloudProject);
     this.clockSkew = config.clockSkew();
     if (clockSkew.isNegative() || clockSkew.compareTo(MAX_CLOCK_SKEW) > 0) {
       throw new ConfigurationException(

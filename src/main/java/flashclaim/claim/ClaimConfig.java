@@ -5,31 +5,14 @@ import io.micronaut.core.bind.annotation.Bindable;
 import java.time.Duration;
 
 /**
- * Tunables of the claim engine ({@code flashclaim.claim.*}).
+ * The claim rules' tunables, the same on every store ({@code flashclaim.claim.*}); how a store
+ * takes a coupon is its own configuration's.
  *
- * @param strategy which claim strategy the Firestore store uses: {@code optimistic} (default) or
- *     {@code seed} (the original design, kept as the benchmark's baseline); any other name stops
- *     the service from starting
  * @param deadline how long one claim may keep trying before it answers 503, counted from its
  *     admission; no store call of the claim starts after it or waits past it
  * @param retryAfter what the 503 tells the client to wait
- * @param candidates the most unassigned coupons one probe of the pool reads; a probe reads as many
- *     as the instance's claims took over the last {@code candidateMaxAge}, at least {@code 2 *
- *     refillBelow}; an instance's claims share them
- * @param refillBelow when an instance holds fewer candidates than this, it probes again in the
- *     background, ahead of need
- * @param probeThreads threads that run those probes (at most one per campaign at a time)
- * @param candidateMaxAge how long a probed coupon stays a candidate before it is dropped unused
- * @param candidatePools campaigns one instance keeps candidates of; past it, the least used
- *     campaign's candidates are dropped (its next claim probes afresh)
  */
 @ConfigurationProperties("flashclaim.claim")
 public record ClaimConfig(
-    @Bindable(defaultValue = "optimistic") String strategy,
     @Bindable(defaultValue = "2s") Duration deadline,
-    @Bindable(defaultValue = "1s") Duration retryAfter,
-    @Bindable(defaultValue = "1000") int candidates,
-    @Bindable(defaultValue = "50") int refillBelow,
-    @Bindable(defaultValue = "2") int probeThreads,
-    @Bindable(defaultValue = "2s") Duration candidateMaxAge,
-    @Bindable(defaultValue = "1000") int candidatePools) {}
+    @Bindable(defaultValue = "1s") Duration retryAfter) {}

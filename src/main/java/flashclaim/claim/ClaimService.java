@@ -73,46 +73,50 @@ public class ClaimService {
   }
 
   /**
-   * A claim decided without the store, when this instance already knows the answer: the campaign is
-   * cached and not open ({@link ClaimOutcome.NotOpen}), or this instance has proven its pool empty
+   * A claim decided without the store, when this instance already knows the answer ({@link
+   * #withoutPool}): the campaign is cached and not open, or this instance has proven its pool empty
    * and, after the shared read of the additions counter that {@link #claim} would wait for too, the
-   * proof holds and the user holds nothing ({@link ClaimOutcome.SoldOut}). No thread waits for
-   * that read. Empty when the claim needs the store (or the read failed, or did not return within
-   * the deadline): then {@link #claim} decides it. Its outcomes reach the listeners as {@link
-   * #claim}'s do.
+   * proof holds and the user holds nothing. No thread waits for that read. Empty when the claim
+   * needs the store (or the read failed, or did not return within the deadline): then {@link
+   * #claim} decides it. Its outcomes reach the listeners as {@link #claim}'s do.
    */
-  public CompletableFuture<Optional<ClaimOutcome>> decideInMemory(
+  public CompletableFuture<Optional<ClaimOutcome>> decideWithoutStore(
       CampaignId campaignId, UserId user, Instant admittedAt) {
     Optional<Campaign> cached = campaigns.cached(campaignId);
     if (cached.isEmpty()) {
       return CompletableFuture.completedFuture(Optional.empty());
     }
     Campaign campaign = cached.get();
-    Campaign.Window window = campaign.windowAt(clock.instant());
-    if (window != Campaign.Window.OPEN) {
-      return CompletableFuture.completedFuture(
-          Optional.of(
-              reported(campaignId, new ClaimOutcome.NotOpen(window, campaign.startsAt(), campaign.endsAt()), admittedAt)));
-    }
-    if (!soldOut.hasProof(campaignId)) {
-      return CompletableFuture.completedFuture(Optional.empty());
-    }
+    CompletableFuture<SoldOutProofs.Check> check =
+        campaign.windowAt(clock.instant()) == Campaign.Window.OPEN && soldOut.hasProof(campaignId)
+            ? soldOut.checkAsync(campaignId)
+            : CompletableFuture.completedFuture(SoldOutProofs.Check.NOT_READ);
     long left = Duration.between(clock.instant(), admittedAt.plus(config.deadline())).toNanos();
-    return soldOut
-        .checkAsync(campaignId)
-        .thenApply(
-            check ->
-                check instanceof SoldOutProofs.Check.Proven proven
-                        && !holders.mayHold(campaign, user, proven.proof())
-                    ? Optional.of(provenSoldOut(campaignId, admittedAt))
-                    : Optional.<ClaimOutcome>empty())
+    return check
+        .thenApply(c -> withoutPool(campaign, user, c))
+        .thenApply(known -> known.map(outcome -> reported(campaignId, outcome, admittedAt)))
         .exceptionally(failure -> Optional.empty()) // the store path reads again, and reports it
         .completeOnTimeout(Optional.empty(), Math.max(0, left), TimeUnit.NANOSECONDS);
   }
 
-  private ClaimOutcome provenSoldOut(CampaignId campaignId, Instant admittedAt) {
-    soldOut.answeredOnProof();
-    return reported(campaignId, new ClaimOutcome.SoldOut(), admittedAt);
+  /**
+   * The outcome that needs neither the pool nor the user's holdings, written once for both paths:
+   * not open outside the campaign's window; sold out when the pool is proven empty and the user
+   * cannot hold a coupon of it ({@link SoldOutHolders}). Empty otherwise.
+   */
+  private Optional<ClaimOutcome> withoutPool(
+      Campaign campaign, UserId user, SoldOutProofs.Check check) {
+    Campaign.Window window = campaign.windowAt(clock.instant());
+    if (window != Campaign.Window.OPEN) {
+      return Optional.of(
+          new ClaimOutcome.NotOpen(window, campaign.startsAt(), campaign.endsAt()));
+    }
+    if (check instanceof SoldOutProofs.Check.Proven proven
+        && !holders.mayHold(campaign, user, proven.proof())) {
+      soldOut.answeredOnProof();
+      return Optional.of(new ClaimOutcome.SoldOut());
+    }
+    return Optional.empty();
   }
 
   private ClaimOutcome reported(CampaignId campaignId, ClaimOutcome outcome, Instant admittedAt) {
@@ -145,10 +149,9 @@ public class ClaimService {
       return new ClaimOutcome.UnknownCampaign();
     }
     Campaign campaign = found.get();
-    Instant now = clock.instant();
-    Campaign.Window window = campaign.windowAt(now);
-    if (window != Campaign.Window.OPEN) {
-      return new ClaimOutcome.NotOpen(window, campaign.startsAt(), campaign.endsAt());
+    Optional<ClaimOutcome> notOpen = withoutPool(campaign, user, SoldOutProofs.Check.NOT_READ);
+    if (notOpen.isPresent()) {
+      return notOpen.get();
     }
     // With one coupon per user, the claim record of slot 0 is all there is to hold: the store's
     // commit fails on it (SlotTaken) for a user who holds one, and that is when the holdings are
@@ -157,11 +160,12 @@ public class ClaimService {
     List<Claim> held =
         campaign.perUserLimit() == 1 ? List.of() : store.holdings(campaign, user, deadline);
     SoldOutProofs.Check soldOutCheck = soldOut.check(campaign.id(), deadline.instant());
-    if (soldOutCheck instanceof SoldOutProofs.Check.Proven proven) {
+    Optional<ClaimOutcome> known = withoutPool(campaign, user, soldOutCheck);
+    if (known.isPresent()) {
+      return known.get(); // no read at all: the pool is proven empty and the user holds nothing
+    } else if (soldOutCheck instanceof SoldOutProofs.Check.Proven) {
       soldOut.answeredOnProof();
-      return holders.mayHold(campaign, user, proven.proof())
-          ? heldOr(campaign, user, new ClaimOutcome.SoldOut(), deadline) // no pool query
-          : new ClaimOutcome.SoldOut(); // and no read at all: the user holds nothing
+      return heldOr(campaign, user, new ClaimOutcome.SoldOut(), deadline); // no pool query
     } else if (soldOutCheck instanceof SoldOutProofs.Check.TimedOut) {
       return heldOr(campaign, user, busy(), deadline);
     }

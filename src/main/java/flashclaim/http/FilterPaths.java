@@ -16,16 +16,16 @@ import java.util.Optional;
  * sort the result again, per request (measured: a tenth of the event loop's time of a claim).
  * {@code FilterLookupTest} keeps it so.
  */
-final class FilterPaths {
+public final class FilterPaths {
   private FilterPaths() {}
 
   /** The API: {@code /v1} and below. */
-  static boolean isApi(HttpRequest<?> request) {
+  public static boolean isApi(HttpRequest<?> request) {
     return under(request.getPath(), "/v1");
   }
 
   /** A write to the API: POST, PUT, PATCH or DELETE on {@code /v1} and below. */
-  static boolean isApiWrite(HttpRequest<?> request) {
+  public static boolean isApiWrite(HttpRequest<?> request) {
     HttpMethod method = request.getMethod();
     return (method == HttpMethod.POST
             || method == HttpMethod.PUT
@@ -35,29 +35,34 @@ final class FilterPaths {
   }
 
   /** A POST to the API. */
-  static boolean isApiPost(HttpRequest<?> request) {
+  public static boolean isApiPost(HttpRequest<?> request) {
     return request.getMethod() == HttpMethod.POST && isApi(request);
   }
 
   /** The health endpoints: {@code /health} and below. */
-  static boolean isHealth(HttpRequest<?> request) {
+  public static boolean isHealth(HttpRequest<?> request) {
     return under(request.getPath(), "/health");
   }
 
   /** The static pages: {@code /dashboard} and {@code /app}, and below. */
-  static boolean isPage(HttpRequest<?> request) {
+  public static boolean isPage(HttpRequest<?> request) {
     String path = request.getPath();
     return under(path, "/dashboard") || under(path, "/app");
   }
 
   /** Whether {@code path} is {@code base} or a path below it. */
-  static boolean under(String path, String base) {
+  public static boolean under(String path, String base) {
     return path.startsWith(base)
         && (path.length() == base.length() || path.charAt(base.length()) == '/');
   }
 
-  /** The route of the request, if its method carries {@code marker}. */
-  static Optional<RouteMatch<?>> routeMarked(
+  /** Whether the request is to the claim route ({@link ClaimRoute}). */
+  public static boolean isClaim(HttpRequest<?> request) {
+    return routeMarked(request, ClaimRoute.class).isPresent();
+  }
+
+  /** The route of the request, if its method or controller carries {@code marker}. */
+  public static Optional<RouteMatch<?>> routeMarked(
       HttpRequest<?> request, Class<? extends Annotation> marker) {
     return RouteAttributes.getRouteMatch(request)
         .filter(r -> r.getAnnotationMetadata().hasAnnotation(marker));

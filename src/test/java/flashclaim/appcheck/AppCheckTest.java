@@ -132,6 +132,54 @@ class AppCheckTest extends MultiInstanceTest {
         .isEqualTo(200);
   }
 
+  /**
+   * App Check is the claim edge's first step: in {@code enforce} mode a claim without a valid
+   * token is answered 401 where every other answer would have come sooner or cheaper, on every
+   * instance: a pool each instance has proven empty (410 from memory), a campaign that has not
+   * started (403), an unknown campaign (404) and a campaign id that breaks its rules (400).
+   */
+  @Test
+  void appCheckRefusesBeforeEveryOtherClaimAnswer() throws Exception {
+    String soldOut = newCampaign(1, 1);
+    assertThat(claim(instance(0), soldOut, "first", AppCheckIssuer.token(key)).status())
+        .isEqualTo(201);
+    for (int i = 0; i < INSTANCES; i++) { // each instance proves the pool empty
+      assertThat(claim(instance(i), soldOut, "late-" + i, AppCheckIssuer.token(key)).status())
+          .isEqualTo(410);
+    }
+    String upcoming = getClass().getSimpleName().toLowerCase() + "-upcoming";
+    Api.Response created =
+        Api.post(
+            instance(0),
+            "/v1/admin/campaigns",
+            Tokens.admin(),
+            "{\"id\":\"" + upcoming + "\",\"name\":\"later\",\"startsAt\":\""
+                + Instant.now().plus(Duration.ofDays(1))
+                + "\"}");
+    assertThat(created.status()).as(created.toString()).isEqualTo(201);
+    Map<String, String> before = backend.snapshot();
+
+    for (int i = 0; i < INSTANCES; i++) {
+      for (String campaign : List.of(soldOut, upcoming, "no-such-campaign", "bad.id")) {
+        for (String token : new String[] {null, "not-a-token"}) {
+          Api.Response answer = claim(instance(i), campaign, "someone-" + i, token);
+          assertThat(answer.status()).as(campaign + " " + token + ": " + answer).isEqualTo(401);
+          assertThat(answer.json().get("type")).isEqualTo(REQUIRED);
+        }
+      }
+    }
+    assertThat(backend.snapshot()).as("nothing written").isEqualTo(before);
+    // With a genuine token the same claims get their own answers.
+    for (int i = 0; i < INSTANCES; i++) {
+      assertThat(claim(instance(i), soldOut, "someone-" + i, AppCheckIssuer.token(key)).status())
+          .isEqualTo(410);
+      assertThat(claim(instance(i), upcoming, "someone-" + i, AppCheckIssuer.token(key)).status())
+          .isEqualTo(403);
+      assertThat(claim(instance(i), "bad.id", "someone-" + i, AppCheckIssuer.token(key)).status())
+          .isEqualTo(400);
+    }
+  }
+
   @Test
   void monitorModeLetsEveryClaimThroughAndCountsEachToken() throws JOSEException {
     String campaign = newCampaign(1, 10);

@@ -637,7 +637,7 @@ public final class ClaimBenchmark {
     properties.put("flashclaim.firestore.project-id", TestEmulator.PROJECT);
     properties.put("flashclaim.firestore.emulator-host", TestEmulator.host());
     properties.put("flashclaim.firestore.embedded", "false");
-    properties.put("flashclaim.claim.strategy", strategy);
+    properties.put("flashclaim.firestore.claim.strategy", strategy);
     properties.put("micronaut.health.monitor.enabled", false);
     properties.put(ReadCounter.PROPERTY, "true");
     return properties;

@@ -26,7 +26,7 @@ class SeedStrategyTest extends MultiInstanceTest {
 
   @Override
   protected Map<String, Object> instanceProperties() {
-    return Map.of("flashclaim.claim.strategy", "seed", "flashclaim.claim.deadline", "10s");
+    return Map.of("flashclaim.firestore.claim.strategy", "seed", "flashclaim.claim.deadline", "10s");
   }
 
   @Test

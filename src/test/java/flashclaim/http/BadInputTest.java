@@ -1,14 +1,14 @@
 package flashclaim.http;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import com.nimbusds.jose.PlainHeader;
 import com.nimbusds.jwt.JWTClaimsSet;
 import com.nimbusds.jwt.PlainJWT;
+import flashclaim.http.problem.Problem;
+import flashclaim.http.problem.ProblemType;
 import flashclaim.testing.Api;
-import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.FirestoreBackend;
 import flashclaim.testing.RawHttp;
+import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.StoreBackend;
 import flashclaim.testing.Tokens;
 import java.io.ByteArrayInputStream;
@@ -37,6 +37,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Bad input on every route: each one is answered with a 4xx (never a 5xx) problem+json whose

@@ -1,9 +1,8 @@
 package flashclaim.http;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import flashclaim.http.BodyFlood.Kind;
 import flashclaim.http.BodyFlood.Outcome;
+import flashclaim.http.problem.Problem;
 import flashclaim.testing.Api;
 import flashclaim.testing.FirestoreBackend;
 import flashclaim.testing.StoreBackend;
@@ -26,6 +25,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * G6 under a flood of request bodies: the service runs as operators run it, in a JVM of its own

@@ -10,6 +10,8 @@ import io.micronaut.http.HttpRequest;
 import io.micronaut.http.filter.GenericHttpFilter;
 import io.micronaut.security.authentication.AuthorizationException;
 import io.micronaut.web.router.Router;
+import java.lang.reflect.Field;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -25,7 +27,7 @@ import org.junit.jupiter.api.Test;
  *       fails.
  *   <li>Refusals by security (401, 403), store faults (503), broken rules (400) and too many codes
  *       (413) are answered by error routes
- *       ({@link ErrorRoutes}), not by exception handlers that Micronaut looks up among all beans
+ *       ({@code ErrorRoutes}), not by exception handlers that Micronaut looks up among all beans
  *       for each failure.
  * </ul>
  */
@@ -47,26 +49,39 @@ class FilterLookupTest {
       for (HttpRequest<?> other : others) {
         assertThat(router.findFilters(other)).as(other.getPath()).isSameAs(claim);
       }
-      // The service's own filters are in it: request id, canonical path, body limit, refused body,
-      // problem body, load shedding, claim shortcut and admission, idempotency, guard, App Check,
-      // health, pages; Micronaut's security, CORS and metrics filters besides.
-      assertThat(claim.stream().map(Object::toString).filter(f -> f.contains("flashclaim.http.")))
-          .extracting(f -> f.replaceAll("(?s).*bean=flashclaim\\.http\\.(\\w+)@.*", "$1"))
-          .contains(
-              "RequestIdFilter",
-              "CanonicalPathFilter",
-              "BodyLimitFilter",
-              "RefusedBodyFilter",
+      // The service's own filters are in it (a filter of requests and answers counts once), in the
+      // order of FilterOrder, with Micronaut's security filter between load shedding and the body
+      // limit (and CORS and metrics besides).
+      assertThat(
+              claim.stream()
+                  .map(Object::toString)
+                  .filter(f -> f.contains("bean=flashclaim.http.") || f.contains("SecurityFilter"))
+                  .map(f -> f.replaceAll("(?s).*bean=[\\w.]*\\.(\\w+)@.*", "$1"))
+                  .distinct())
+          .containsExactly(
               "ProblemBodyFilter",
-              "LoadShedFilter",
-              "ClaimShortcutFilter",
-              "ClaimAdmissionFilter",
-              "IdempotencyFilter",
-              "ModificationGuardFilter",
-              "AppCheckFilter",
+              "RequestIdFilter",
+              "RefusedBodyFilter",
+              "CanonicalPathFilter",
+              "DashboardPageFilter",
               "HealthDetailsFilter",
-              "DashboardPageFilter");
+              "LoadShedFilter",
+              "SecurityFilter",
+              "BodyLimitFilter",
+              "ClaimEdgeFilter",
+              "IdempotencyFilter",
+              "ModificationGuardFilter");
     }
+  }
+
+  /** {@link FilterOrder} is one table without ties: each filter has an order of its own. */
+  @Test
+  void everyFilterHasAnOrderOfItsOwn() throws IllegalAccessException {
+    List<Integer> orders = new ArrayList<>();
+    for (Field field : FilterOrder.class.getFields()) {
+      orders.add(field.getInt(null));
+    }
+    assertThat(orders).hasSize(11).doesNotHaveDuplicates().isSorted();
   }
 
   @Test
@@ -81,12 +96,23 @@ class FilterLookupTest {
               new InvalidInputException("id", "not an id"),
               new TooManyCodesException(2, 1))) {
         // Micronaut asks for a route of the controller, then for a global one, then for a handler.
-        assertThat(router.findErrorRoute(ClaimController.class, failure, claim)).isEmpty();
+        assertThat(router.findErrorRoute(type("claim.ClaimController"), failure, claim)).isEmpty();
         assertThat(router.findErrorRoute(failure, claim))
             .as(failure.getClass().getSimpleName())
             .hasValueSatisfying(
-                route -> assertThat(route.getRouteInfo().getDeclaringType()).isEqualTo(ErrorRoutes.class));
+                route ->
+                    assertThat(route.getRouteInfo().getDeclaringType())
+                        .isEqualTo(type("problem.ErrorRoutes")));
       }
+    }
+  }
+
+  /** A class of the HTTP layer by its name under {@code flashclaim.http}. */
+  private static Class<?> type(String name) {
+    try {
+      return Class.forName("flashclaim.http." + name);
+    } catch (ClassNotFoundException e) {
+      throw new AssertionError(e);
     }
   }
 }

@@ -1,7 +1,7 @@
 package flashclaim.http;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import flashclaim.http.problem.Problem;
+import flashclaim.http.problem.ProblemType;
 import flashclaim.testing.Api;
 import flashclaim.testing.RawHttp;
 import flashclaim.testing.ServiceInstance;
@@ -20,6 +20,7 @@ import net.jqwik.api.ShrinkingMode;
 import net.jqwik.api.lifecycle.Lifespan;
 import net.jqwik.api.lifecycle.Store;
 import net.jqwik.api.statistics.Statistics;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * G8 for any input, on every route, by generated requests ({@link FuzzRequests}): every answer is

@@ -1,7 +1,7 @@
 package flashclaim.http;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import flashclaim.http.shed.GracefulShutdown;
+import flashclaim.http.shed.LoadShedFilter;
 import flashclaim.testing.Api;
 import flashclaim.testing.Claimer;
 import flashclaim.testing.FirestoreBackend;
@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * An instance told to stop while claims run on it and on the instances that share its store:

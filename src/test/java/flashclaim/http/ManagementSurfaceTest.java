@@ -1,7 +1,7 @@
 package flashclaim.http;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import flashclaim.http.problem.Problem;
+import flashclaim.http.problem.ProblemType;
 import flashclaim.testing.Api;
 import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.Tokens;
@@ -19,6 +19,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * G8 on the management surface: of Micronaut's endpoints only health and Prometheus are reachable;

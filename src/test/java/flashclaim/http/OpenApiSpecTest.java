@@ -1,8 +1,8 @@
 package flashclaim.http;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import flashclaim.guard.GuardConfig;
+import flashclaim.http.problem.Problem;
+import flashclaim.http.problem.ProblemType;
 import flashclaim.testing.Api;
 import flashclaim.testing.ServiceInstance;
 import io.micronaut.http.HttpMethod;
@@ -30,6 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.yaml.snakeyaml.Yaml;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The OpenAPI spec the build generates, as the service serves it, against the code: every API
@@ -172,8 +173,8 @@ class OpenApiSpecTest {
     forEachOperation((route, responses) -> responses.values().forEach(p -> documented.addAll(p.keySet())));
     String info = String.valueOf(((Map<?, ?>) spec.get("info")).get("description"));
     Set<ProblemType> inCode = EnumSet.noneOf(ProblemType.class);
-    try (Stream<Path> files = Files.list(SOURCES)) {
-      for (Path file : files.toList()) {
+    try (Stream<Path> files = Files.walk(SOURCES)) {
+      for (Path file : files.filter(f -> f.toString().endsWith(".java")).toList()) {
         Set<ProblemType> named = problemTypes(Files.readString(file));
         inCode.addAll(named);
         // A controller's own problems are on its own routes.

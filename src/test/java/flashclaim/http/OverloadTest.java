@@ -1,8 +1,7 @@
 package flashclaim.http;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import flashclaim.admission.FairAdmission;
+import flashclaim.http.shed.LoadShedFilter;
 import flashclaim.testing.Api;
 import flashclaim.testing.Claimer;
 import flashclaim.testing.FirestoreBackend;
@@ -29,6 +28,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * G6 under overload of one instance: claims beyond the admission limit wait in a bounded queue or
@@ -169,7 +169,7 @@ class OverloadTest {
                 "flashclaim.admission.max-queued", 0,
                 "micronaut.executors.store.number-of-threads", 1,
                 "flashclaim.claim.deadline", deadline.toMillis() + "ms",
-                "flashclaim.claim.strategy", "seed"))) {
+                "flashclaim.firestore.claim.strategy", "seed"))) {
       Api.createCampaign(one.url(), "queued", 1, claims);
       for (int i = 0; i < 5; i++) { // warm up: the first claims of a cold instance are slow
         assertThat(Claimer.claimUntilFinal(one.url(), "queued", "warm-" + i).status()).isEqualTo(201);

@@ -1,7 +1,6 @@
 package flashclaim.http;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
+import flashclaim.http.problem.Problem;
 import flashclaim.testing.Api;
 import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.StoreBackend;
@@ -20,6 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Values that a store cannot hold are the client's error, on every store: ids Firestore reserves

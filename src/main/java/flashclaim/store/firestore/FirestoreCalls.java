@@ -23,7 +23,7 @@ import java.util.function.Supplier;
  * whose timeout is zero (its deadline has passed, see {@link flashclaim.Deadline#timeout}) does not
  * start.
  */
-final class FirestoreCalls {
+public final class FirestoreCalls {
   private FirestoreCalls() {}
 
   /**
@@ -42,7 +42,7 @@ final class FirestoreCalls {
    * Starts the call and waits for it; any failure, including one the client throws before the call
    * starts (a closed client during shutdown), becomes a {@link StoreException}.
    */
-  static <T> T await(Supplier<ApiFuture<T>> start, Duration timeout, String what) {
+  public static <T> T await(Supplier<ApiFuture<T>> start, Duration timeout, String what) {
     return call(start, timeout, what, false).value();
   }
 
@@ -152,7 +152,7 @@ final class FirestoreCalls {
     return Timestamp.ofTimeSecondsAndNanos(instant.getEpochSecond(), instant.getNano());
   }
 
-  static Instant instant(Timestamp timestamp) {
+  public static Instant instant(Timestamp timestamp) {
     return timestamp == null ? null : Instant.ofEpochSecond(timestamp.getSeconds(), timestamp.getNanos());
   }
 }

@@ -1,12 +1,13 @@
 package flashclaim.store.firestore;
 
 import com.google.cloud.firestore.Firestore;
-import flashclaim.claim.ClaimConfig;
 import flashclaim.claim.ClaimStore;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Factory;
 import io.micronaut.context.annotation.Requires;
+import io.micronaut.context.exceptions.ConfigurationException;
+import io.micronaut.context.env.Environment;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Clock;
@@ -14,12 +15,10 @@ import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 
 /**
- * Picks the Firestore claim strategy named by {@code flashclaim.claim.strategy}: one of the
- * service's {@link #STRATEGIES}, or one {@link AddedStrategy} of the classpath (the benchmark's
- * baselines live with the benchmark). An unknown name stops the service from starting.
+ * Picks the Firestore claim strategy named by {@code flashclaim.firestore.claim.strategy}: one of
+ * the service's {@link #STRATEGIES}. An unknown name stops the service from starting.
  */
 @Factory
 @Requires(bean = Firestore.class)
@@ -29,26 +28,19 @@ public final class FirestoreClaimStoreFactory {
   public static final List<String> STRATEGIES =
       List.of(OptimisticClaimStrategy.NAME, SeedRangeScanClaimStrategy.NAME);
 
-  /** A claim strategy from outside the service, chosen by its name like the service's own. */
-  interface AddedStrategy {
-    String name();
-
-    FirestoreClaimStrategy create(ClaimDocuments docs, Clock clock, ContentionCounters counters);
-  }
-
   @Singleton
   ContentionCounters contentionCounters() {
     return new ContentionCounters();
   }
 
   /**
-   * Where the optimistic strategy's background probes run: {@code flashclaim.claim.probe-threads}
-   * daemon threads, stopped with the context.
+   * Where the optimistic strategy's background probes run: {@code
+   * flashclaim.firestore.claim.probe-threads} daemon threads, stopped with the context.
    */
   @Singleton
   @Named(PROBES)
   @Bean(preDestroy = "shutdownNow")
-  ExecutorService probes(ClaimConfig claim) {
+  ExecutorService probes(FirestoreClaimConfig claim) {
     AtomicInteger n = new AtomicInteger();
     return Executors.newFixedThreadPool(
         Math.max(1, claim.probeThreads()),
@@ -64,11 +56,12 @@ public final class FirestoreClaimStoreFactory {
   ClaimStore claimStore(
       Firestore db,
       FirestoreConfig firestore,
-      ClaimConfig claim,
+      FirestoreClaimConfig claim,
       Clock clock,
       ContentionCounters counters,
       @Named(PROBES) ExecutorService probes,
-      List<AddedStrategy> added) {
+      Environment properties) {
+    refuseMovedSettings(properties);
     ClaimDocuments docs = new ClaimDocuments(db, firestore.callTimeout());
     String strategy = claim.strategy();
     return switch (strategy) {
@@ -76,20 +69,39 @@ public final class FirestoreClaimStoreFactory {
           new OptimisticClaimStrategy(docs, claim, probes, clock, counters);
       case SeedRangeScanClaimStrategy.NAME -> new SeedRangeScanClaimStrategy(docs, clock, counters);
       default ->
-          added.stream()
-              .filter(a -> a.name().equals(strategy))
-              .findFirst()
-              .orElseThrow(
-                  () ->
-                      new IllegalArgumentException(
-                          "flashclaim.claim.strategy must be one of "
-                              + Stream.concat(
-                                      STRATEGIES.stream(), added.stream().map(AddedStrategy::name))
-                                  .toList()
-                              + ", not '"
-                              + strategy
-                              + "'"))
-              .create(docs, clock, counters);
+          throw new IllegalArgumentException(
+              "flashclaim.firestore.claim.strategy must be one of "
+                  + STRATEGIES
+                  + ", not '"
+                  + strategy
+                  + "'");
     };
+  }
+
+  /** The settings of this record that were once {@code flashclaim.claim.*}. */
+  private static final List<String> MOVED =
+      List.of(
+          "strategy",
+          "candidates",
+          "refill-below",
+          "probe-threads",
+          "candidate-max-age",
+          "candidate-pools");
+
+  /**
+   * Refuses to start on a setting under its former name, which would otherwise be ignored without a
+   * word (a deployment that asked for the {@code seed} strategy would run another).
+   */
+  private static void refuseMovedSettings(Environment properties) {
+    for (String name : MOVED) {
+      if (properties.containsProperty("flashclaim.claim." + name)) {
+        throw new ConfigurationException(
+            "flashclaim.claim."
+                + name
+                + " is now flashclaim.firestore.claim."
+                + name
+                + ": rename the setting");
+      }
+    }
   }
 }

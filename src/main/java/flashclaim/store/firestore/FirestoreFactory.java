@@ -23,7 +23,7 @@ import org.slf4j.LoggerFactory;
  */
 @Factory
 @Requires(property = "flashclaim.store", value = "firestore", defaultValue = "firestore")
-final class FirestoreFactory {
+public final class FirestoreFactory {
   private static final Logger LOG = LoggerFactory.getLogger(FirestoreFactory.class);
 
   /**
@@ -40,7 +40,7 @@ final class FirestoreFactory {
    */
   @Context
   @Bean(preDestroy = "close")
-  Firestore firestore(
+  public Firestore firestore(
       FirestoreConfig config,
       Optional<EmbeddedEmulator> embedded,
       List<ClientInterceptor> interceptors) {

@@ -43,7 +43,7 @@ import flashclaim.campaign.CouponCode;
  * <p>Coupon ids are hashes, so they are spread evenly over the key space (no sequential hot spot) and
  * adding the same code twice finds the same document, which makes seeding idempotent.
  */
-final class FirestoreLayout {
+public final class FirestoreLayout {
   static final String CAMPAIGNS = "campaigns";
   static final String COUPONS = "coupons";
   static final String CLAIMS = "claims";
@@ -53,7 +53,7 @@ final class FirestoreLayout {
   // campaign fields
   static final String NAME = "name";
   static final String PER_USER_LIMIT = "perUserLimit";
-  static final String STARTS_AT = "startsAt";
+  public static final String STARTS_AT = "startsAt";
   static final String ENDS_AT = "endsAt";
   static final String CREATED_AT = "createdAt";
   static final String SEEDINGS_BEGUN = "seedingsBegun";
@@ -98,7 +98,7 @@ final class FirestoreLayout {
 
   private FirestoreLayout() {}
 
-  static DocumentReference campaign(Firestore db, CampaignId id) {
+  public static DocumentReference campaign(Firestore db, CampaignId id) {
     return db.collection(CAMPAIGNS).document(id.value());
   }
 
@@ -106,7 +106,7 @@ final class FirestoreLayout {
     return campaign(db, id).collection(COUPONS);
   }
 
-  static CollectionReference claims(Firestore db, CampaignId id) {
+  public static CollectionReference claims(Firestore db, CampaignId id) {
     return campaign(db, id).collection(CLAIMS);
   }
 

@@ -16,7 +16,6 @@ import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CouponCode;
 import flashclaim.claim.Claim;
-import flashclaim.claim.ClaimConfig;
 import flashclaim.claim.ClaimStore;
 import flashclaim.claim.UserId;
 import io.grpc.Status;
@@ -69,7 +68,7 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
    */
   OptimisticClaimStrategy(
       ClaimDocuments docs,
-      ClaimConfig config,
+      FirestoreClaimConfig config,
       Executor probes,
       Clock clock,
       ContentionCounters counters) {

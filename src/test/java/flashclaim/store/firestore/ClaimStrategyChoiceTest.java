@@ -9,9 +9,10 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@code flashclaim.claim.strategy} picks one of the service's strategies or one a classpath adds
- * (here the benchmark's {@code oldest-first}); any other name stops the service from starting, and
- * says which names it knows.
+ * {@code flashclaim.firestore.claim.strategy} picks one of the service's strategies (or, where the
+ * test classes are, the benchmark's {@code oldest-first}, which replaces the service's choice); any
+ * other name stops the service from starting and says which names it knows, and so does the
+ * setting under its former name, {@code flashclaim.claim.strategy}.
  */
 class ClaimStrategyChoiceTest {
 
@@ -25,7 +26,7 @@ class ClaimStrategyChoiceTest {
     expected.forEach(
         (name, type) -> {
           try (ServiceInstance instance =
-              ServiceInstance.start(Map.of("flashclaim.claim.strategy", name))) {
+              ServiceInstance.start(Map.of("flashclaim.firestore.claim.strategy", name))) {
             assertThat(instance.context().getBean(ClaimStore.class)).as(name).isInstanceOf(type);
           }
         });
@@ -33,9 +34,19 @@ class ClaimStrategyChoiceTest {
 
   @Test
   void anUnknownStrategyStopsTheStart() {
-    assertThatThrownBy(() -> ServiceInstance.start(Map.of("flashclaim.claim.strategy", "fastest")))
+    assertThatThrownBy(
+            () -> ServiceInstance.start(Map.of("flashclaim.firestore.claim.strategy", "fastest")))
         .rootCause()
-        .hasMessageContaining("flashclaim.claim.strategy must be one of [optimistic, seed, oldest-first]")
+        .hasMessageContaining(
+            "flashclaim.firestore.claim.strategy must be one of [optimistic, seed]")
         .hasMessageContaining("not 'fastest'");
+  }
+
+  @Test
+  void theFormerNameOfTheSettingStopsTheStart() {
+    assertThatThrownBy(() -> ServiceInstance.start(Map.of("flashclaim.claim.strategy", "seed")))
+        .rootCause()
+        .hasMessageContaining(
+            "flashclaim.claim.strategy is now flashclaim.firestore.claim.strategy");
   }
 }

@@ -262,12 +262,12 @@ class IndexCoverageTest {
                 Map.of(
                     QueryRecorder.PROPERTY,
                     "true",
-                    "flashclaim.claim.strategy",
+                    "flashclaim.firestore.claim.strategy",
                     strategy,
                     // probes sized to demand, held at 200 here so that their shape is one
-                    "flashclaim.claim.candidates",
+                    "flashclaim.firestore.claim.candidates",
                     200,
-                    "flashclaim.claim.refill-below",
+                    "flashclaim.firestore.claim.refill-below",
                     100,
                     "flashclaim.audit.page-size",
                     AUDIT_PAGE))) {

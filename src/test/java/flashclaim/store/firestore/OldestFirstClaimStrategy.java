@@ -1,13 +1,18 @@
 package flashclaim.store.firestore;
 
 import com.google.cloud.firestore.DocumentReference;
+import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.Query;
 import com.google.cloud.firestore.QueryDocumentSnapshot;
 import flashclaim.Deadline;
 import flashclaim.campaign.Campaign;
+import flashclaim.claim.ClaimStore;
 import flashclaim.claim.UserId;
 import io.grpc.Status;
-import jakarta.inject.Singleton;
+import io.micronaut.context.annotation.Context;
+import io.micronaut.context.annotation.Factory;
+import io.micronaut.context.annotation.Replaces;
+import io.micronaut.context.annotation.Requires;
 import java.time.Clock;
 import java.util.List;
 
@@ -52,18 +57,19 @@ public final class OldestFirstClaimStrategy extends FirestoreClaimStrategy {
     return new Attempt.Contended();
   }
 
-  /** Makes {@code flashclaim.claim.strategy=oldest-first} valid where the test classes are. */
-  @Singleton
-  static final class Added implements FirestoreClaimStoreFactory.AddedStrategy {
-    @Override
-    public String name() {
-      return NAME;
-    }
-
-    @Override
-    public FirestoreClaimStrategy create(
-        ClaimDocuments docs, Clock clock, ContentionCounters counters) {
-      return new OldestFirstClaimStrategy(docs, clock, counters);
+  /**
+   * Puts this strategy in place of the service's choice where the test classes are, for {@code
+   * flashclaim.firestore.claim.strategy=oldest-first}: the service itself knows only its own.
+   */
+  @Factory
+  static final class Chosen {
+    @Context
+    @Replaces(bean = ClaimStore.class, factory = FirestoreClaimStoreFactory.class)
+    @Requires(property = "flashclaim.firestore.claim.strategy", value = NAME)
+    ClaimStore oldestFirst(
+        Firestore db, FirestoreConfig firestore, Clock clock, ContentionCounters counters) {
+      return new OldestFirstClaimStrategy(
+          new ClaimDocuments(db, firestore.callTimeout()), clock, counters);
     }
   }
 }

@@ -48,7 +48,7 @@ public final class QueryRecorder extends SentMessages {
   }
 
   @Override
-  void sent(Object message) {
+  protected void sent(Object message) {
     if (message instanceof RunQueryRequest run) {
       recorded.add(
           new Recorded(

@@ -8,10 +8,10 @@ import io.grpc.ForwardingClientCall;
 import io.grpc.MethodDescriptor;
 
 /** A client interceptor that shows each message the Firestore client sends to {@link #sent}. */
-abstract class SentMessages implements ClientInterceptor {
+public abstract class SentMessages implements ClientInterceptor {
 
   /** Called with each request message, before it is sent. */
-  abstract void sent(Object message);
+  protected abstract void sent(Object message);
 
   @Override
   public <ReqT, RespT> ClientCall<ReqT, RespT> interceptCall(

@@ -1,0 +1,92 @@
+package flashclaim.http.admin;
+
+import flashclaim.http.problem.ProblemDocs;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.Parameter;
+import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+
+/**
+ * The OpenAPI description of the admin routes ({@link AdminController}, {@link
+ * DashboardController}): one annotation per route, applied to its controller method, with its
+ * summary, parameters and success answers, and each error answer it can give by the name of a
+ * shared response ({@link ProblemDocs}).
+ */
+final class AdminApiDocs {
+  private AdminApiDocs() {}
+
+  /** The route's statuses and problem types. */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Operation(summary = "Creates a campaign (admin)", parameters =
+      @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = ProblemDocs.IDEMPOTENCY_KEY_DOC, schema = @Schema(type = "string", maxLength = 255)))
+  @ApiResponse(responseCode = "201", description = "Created",
+      content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = AdminController.CampaignView.class)))
+  @ApiResponse(responseCode = "400", ref = ProblemDocs.RESPONSES + "BadPost")
+  @ApiResponse(responseCode = "401", ref = ProblemDocs.RESPONSES + "Unauthorized")
+  @ApiResponse(responseCode = "403", ref = ProblemDocs.RESPONSES + "Forbidden")
+  @ApiResponse(responseCode = "409", ref = ProblemDocs.RESPONSES + "CreateConflict")
+  @ApiResponse(responseCode = "413", ref = ProblemDocs.RESPONSES + "PayloadTooLarge")
+  @ApiResponse(responseCode = "415", ref = ProblemDocs.RESPONSES + "UnsupportedMediaType")
+  @ApiResponse(responseCode = "422", ref = ProblemDocs.RESPONSES + "IdempotencyKeyReused")
+  @ApiResponse(responseCode = "503", ref = ProblemDocs.RESPONSES + "Unavailable")
+  @SecurityRequirement(name = "bearer")
+  @interface CreateCampaign {}
+
+  /** The route's statuses and problem types. */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Operation(summary = "A campaign with its stock (admin)")
+  @ApiResponse(responseCode = "200", description = "OK",
+      content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = AdminController.CampaignView.class)))
+  @ApiResponse(responseCode = "404", ref = ProblemDocs.RESPONSES + "CampaignNotFound")
+  @ProblemDocs.AdminRead
+  @interface GetCampaign {}
+
+  /** The route's statuses and problem types. */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Operation(summary = "Live figures of a campaign for the dashboard: store-wide stock, this instance's claims per second and outcomes (admin)")
+  @ApiResponse(responseCode = "200", description = "OK",
+      content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = DashboardController.LiveView.class)))
+  @ApiResponse(responseCode = "404", ref = ProblemDocs.RESPONSES + "CampaignNotFound")
+  @ProblemDocs.AdminRead
+  @interface LiveCampaign {}
+
+  /** The route's statuses and problem types. */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Operation(summary = "Campaigns with claims on this instance, most recent first, for the dashboard's picker (admin)")
+  @ApiResponse(responseCode = "200", description = "OK",
+      content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = DashboardController.ActiveView.class)))
+  @ProblemDocs.AdminRead
+  @interface ActiveCampaigns {}
+
+  /** The route's statuses and problem types. */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Operation(summary = "Adds coupon codes, given or generated; codes already present are skipped (admin)", parameters =
+      @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = ProblemDocs.IDEMPOTENCY_KEY_DOC, schema = @Schema(type = "string", maxLength = 255)))
+  @ApiResponse(responseCode = "200", description = "OK",
+      content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = AdminController.Added.class)))
+  @ApiResponse(responseCode = "400", ref = ProblemDocs.RESPONSES + "BadPost")
+  @ApiResponse(responseCode = "401", ref = ProblemDocs.RESPONSES + "Unauthorized")
+  @ApiResponse(responseCode = "403", ref = ProblemDocs.RESPONSES + "Forbidden")
+  @ApiResponse(responseCode = "404", ref = ProblemDocs.RESPONSES + "CampaignNotFound")
+  @ApiResponse(responseCode = "409", ref = ProblemDocs.RESPONSES + "Conflict")
+  @ApiResponse(responseCode = "413", ref = ProblemDocs.RESPONSES + "TooManyCodes")
+  @ApiResponse(responseCode = "415", ref = ProblemDocs.RESPONSES + "UnsupportedMediaType")
+  @ApiResponse(responseCode = "422", ref = ProblemDocs.RESPONSES + "IdempotencyKeyReused")
+  @ApiResponse(responseCode = "503", ref = ProblemDocs.RESPONSES + "Unavailable")
+  @SecurityRequirement(name = "bearer")
+  @interface AddCoupons {}
+
+  /** The route's statuses and problem types. */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Operation(summary = "Checks G1, G2 and G5 over the whole campaign (admin)")
+  @ApiResponse(responseCode = "200", description = "OK",
+      content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = flashclaim.audit.AuditReport.class)))
+  @ApiResponse(responseCode = "404", ref = ProblemDocs.RESPONSES + "CampaignNotFound")
+  @ProblemDocs.AdminRead
+  @interface Audit {}
+}

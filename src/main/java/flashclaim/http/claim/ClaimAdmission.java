@@ -1,0 +1,117 @@
+package flashclaim.http.claim;
+
+import flashclaim.admission.AdmissionConfig;
+import flashclaim.admission.FairAdmission;
+import flashclaim.admission.Ticket;
+import flashclaim.admission.TicketCodec;
+import flashclaim.claim.ClaimConfig;
+import flashclaim.http.problem.Refusals;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MutableHttpResponse;
+import jakarta.inject.Singleton;
+import java.time.Instant;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Mono;
+
+/**
+ * Fair admission of claims (G6, G7), the last step of the claim edge: the claim passes {@link
+ * FairAdmission} before its store work. It runs at once while the adaptive limit has room;
+ * otherwise it waits, without a thread, in order of its user's first arrival, until a slot is free
+ * or its wait ends ({@code flashclaim.claim.deadline} after it arrived, less {@code
+ * flashclaim.admission.work-reserve}); or it is refused at once with 503 {@code overloaded} when
+ * its turn could not come in time or too many wait before it.
+ *
+ * <p>The user's first arrival travels with their retries in the {@value #TICKET} header: every 503
+ * of a claim carries the caller's ticket (refused here, {@code busy}, {@code store-unavailable},
+ * {@code shutting-down}), and a claim that sends a ticket back waits by the arrival in it, on
+ * whichever instance it lands. A ticket that is not valid for this caller and campaign is ignored:
+ * the claim counts as arriving now. The slot is given back when the answer leaves, whatever it is,
+ * or when the client goes away.
+ */
+@Singleton
+final class ClaimAdmission {
+  /** The header that carries a user's ticket, in 503s and in the retries that send it back. */
+  static final String TICKET = "Flashclaim-Ticket";
+
+  private final FairAdmission admission;
+  private final TicketCodec tickets;
+  private final AdmissionConfig config;
+  private final ClaimConfig claims;
+
+  ClaimAdmission(
+      FairAdmission admission, TicketCodec tickets, AdmissionConfig config, ClaimConfig claims) {
+    this.admission = admission;
+    this.tickets = tickets;
+    this.config = config;
+    this.claims = claims;
+  }
+
+  /** The claim's answer: {@code rest} of the request run in a slot, or a refusal with its ticket. */
+  Mono<HttpResponse<?>> admit(ClaimRequest claim, Supplier<Publisher<HttpResponse<?>>> rest) {
+    Ticket ticket = ticketOf(claim);
+    Instant waitUntil = claim.arrived().plus(claims.deadline()).minus(config.workReserve());
+    // Cancelled (the client went away) while it waits, the claim leaves the line; a slot that
+    // arrives just as it is cancelled is discarded, and given back.
+    return Mono.fromCompletionStage(
+            admission.enter(ticket.arrivalNoLaterThan(claim.arrived()), waitUntil))
+        .flatMap(
+            entry ->
+                entry instanceof FairAdmission.Entry.Admitted admitted
+                    ? inSlot(rest, admitted.permit(), claim, ticket)
+                    : Mono.just(refusal((FairAdmission.Entry.Refused) entry, claim, ticket)))
+        .doOnDiscard(
+            FairAdmission.Entry.Admitted.class,
+            admitted -> admitted.permit().release(FairAdmission.Result.IGNORED));
+  }
+
+  /** Runs the rest of the request in the slot, and gives the slot back however it ends. */
+  private Mono<HttpResponse<?>> inSlot(
+      Supplier<Publisher<HttpResponse<?>>> rest,
+      FairAdmission.Permit permit,
+      ClaimRequest claim,
+      Ticket ticket) {
+    AtomicReference<FairAdmission.Result> result =
+        new AtomicReference<>(FairAdmission.Result.IGNORED);
+    return Mono.from(rest.get())
+        .<HttpResponse<?>>map(
+            response -> {
+              result.set(
+                  response.code() >= 500
+                      ? FairAdmission.Result.DROPPED
+                      : FairAdmission.Result.SUCCESS);
+              return withTicket(response, claim, ticket);
+            })
+        .doOnError(e -> result.set(FairAdmission.Result.DROPPED))
+        .doFinally(signal -> permit.release(result.get()));
+  }
+
+  private HttpResponse<?> refusal(
+      FairAdmission.Entry.Refused refused, ClaimRequest claim, Ticket ticket) {
+    MutableHttpResponse<?> response =
+        refused.reason() == FairAdmission.Reason.SHUTTING_DOWN
+            ? Refusals.shuttingDown(claim.path(), refused.retryAfter())
+            : Refusals.overloaded(claim.path(), refused.retryAfter());
+    return withTicket(response, claim, ticket);
+  }
+
+  /** A 503 with the caller's ticket, so that their retry keeps their place. */
+  private HttpResponse<?> withTicket(HttpResponse<?> response, ClaimRequest claim, Ticket ticket) {
+    if (response.code() != 503 || response.getHeaders().contains(TICKET)) {
+      return response;
+    }
+    return response
+        .toMutableResponse()
+        .header(TICKET, tickets.encode(claim.campaign(), claim.user(), ticket));
+  }
+
+  /** The ticket the caller sent, if it is valid for them and the campaign, else one from now. */
+  private Ticket ticketOf(ClaimRequest claim) {
+    return (claim.tickets().size() == 1
+            ? tickets.decode(claim.tickets().get(0), claim.campaign(), claim.user())
+            : Optional.<Ticket>empty())
+        .orElseGet(() -> tickets.first(claim.arrived()));
+  }
+}

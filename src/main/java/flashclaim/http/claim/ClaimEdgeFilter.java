@@ -1,0 +1,131 @@
+package flashclaim.http.claim;
+
+import flashclaim.InvalidInputException;
+import flashclaim.appcheck.AppCheckMode;
+import flashclaim.appcheck.AppCheckVerifier;
+import flashclaim.claim.ClaimService;
+import flashclaim.http.ClaimRoute;
+import flashclaim.http.FilterOrder;
+import flashclaim.http.FilterPaths;
+import flashclaim.http.problem.InvalidInput;
+import flashclaim.http.problem.ProblemType;
+import io.micronaut.core.order.Ordered;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.annotation.RequestFilter;
+import io.micronaut.http.annotation.ServerFilter;
+import io.micronaut.http.filter.ConditionalFilter;
+import io.micronaut.http.filter.FilterContinuation;
+import java.time.Clock;
+import java.util.Optional;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Flux;
+import reactor.core.publisher.Mono;
+
+/**
+ * The edge of the claim route ({@link ClaimRoute}), its steps in the order a claim meets them.
+ *
+ * <p>Before it, as for every API request ({@link FilterOrder}): a request id, the one spelling of
+ * the path (else 404), load shedding (the claim is counted in flight and its arrival noted),
+ * authentication (else 401), and the body limit (a claim takes no body). Then, here:
+ *
+ * <ol>
+ *   <li><b>App Check</b>: in {@code enforce} mode a claim without a valid {@value #APP_CHECK}
+ *       token is answered 401 {@code app-check-required}, before any other claim answer; {@code
+ *       monitor} mode counts and goes on, {@code off} skips the step.
+ *   <li><b>Ids</b>: a campaign id or user id that breaks its rules is answered 400.
+ *   <li><b>Answers without the store</b> ({@link ClaimService#decideWithoutStore}): a campaign
+ *       that is not open (403) and a pool proven empty for a user who holds nothing (410). They take
+ *       no admission slot and no store thread, so a sold-out storm is served at the rate of the
+ *       event loops while claims that need the store keep their slots.
+ *   <li><b>Fair admission</b> ({@link ClaimAdmission}): a slot of the adaptive limit, waited for in
+ *       order of first arrival, or 503 {@code overloaded} with the caller's ticket.
+ * </ol>
+ *
+ * <p>After it, in the slot: the idempotency key (its own filter, shared with the other POST
+ * routes), then {@link ClaimController}, which decides the claim with the store. Every step runs on
+ * the event loop and never blocks; a step that waits (App Check's keys, the shared read of the
+ * sold-out proof, a slot) completes from another thread.
+ */
+@ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
+final class ClaimEdgeFilter implements Ordered, ConditionalFilter {
+  /** The header of the Firebase App Check token. */
+  static final String APP_CHECK = "X-Firebase-AppCheck";
+
+  private final AppCheckVerifier appCheck;
+  private final ClaimService claims;
+  private final ClaimAdmission admission;
+  private final Clock clock;
+
+  ClaimEdgeFilter(
+      AppCheckVerifier appCheck, ClaimService claims, ClaimAdmission admission, Clock clock) {
+    this.appCheck = appCheck;
+    this.claims = claims;
+    this.admission = admission;
+    this.clock = clock;
+  }
+
+  @Override
+  public int getOrder() {
+    return FilterOrder.CLAIM_EDGE;
+  }
+
+  @Override
+  public boolean isEnabled(HttpRequest<?> request) {
+    return FilterPaths.isClaim(request);
+  }
+
+  /** The first step that answers ends the claim's edge; a claim that none answers is admitted. */
+  @RequestFilter
+  Publisher<HttpResponse<?>> claim(
+      HttpRequest<?> request, FilterContinuation<Publisher<HttpResponse<?>>> rest) {
+    Optional<ClaimRequest> found = ClaimRequest.of(request, clock);
+    if (found.isEmpty()) {
+      return rest.proceed(); // anonymous: refused by the route's security rule
+    }
+    ClaimRequest claim = found.get();
+    return Flux.concat(
+            Mono.defer(() -> appCheck(request, claim)),
+            Mono.defer(() -> invalidIds(request, claim)),
+            Mono.defer(() -> answerWithoutStore(claim)),
+            Mono.defer(() -> admission.admit(claim, rest::proceed)))
+        .next();
+  }
+
+  /** 401 without a valid App Check token in {@code enforce} mode; else nothing. */
+  private Mono<HttpResponse<?>> appCheck(HttpRequest<?> request, ClaimRequest claim) {
+    if (appCheck.mode() == AppCheckMode.OFF) {
+      return Mono.empty();
+    }
+    return Mono.fromFuture(appCheck.verify(request.getHeaders().getAll(APP_CHECK)))
+        .flatMap(
+            verdict ->
+                appCheck.admits(verdict)
+                    ? Mono.empty()
+                    : Mono.just(
+                        ProblemType.APP_CHECK_REQUIRED.response(
+                            "claims need a valid Firebase App Check token in the "
+                                + APP_CHECK
+                                + " header",
+                            claim.path())));
+  }
+
+  /** 400 for an id that breaks its rules, as the controller would answer; else nothing. */
+  private static Mono<HttpResponse<?>> invalidIds(HttpRequest<?> request, ClaimRequest claim) {
+    try {
+      claim.campaignId();
+      claim.userId();
+      return Mono.empty();
+    } catch (InvalidInputException e) {
+      return Mono.just(InvalidInput.response(request, e));
+    }
+  }
+
+  /** The answer when this instance knows it without the store; else nothing. */
+  private Mono<HttpResponse<?>> answerWithoutStore(ClaimRequest claim) {
+    return Mono.fromFuture(
+            claims.decideWithoutStore(claim.campaignId(), claim.userId(), claim.arrived()))
+        .flatMap(Mono::justOrEmpty)
+        .map(outcome -> ClaimAnswers.of(outcome, claim.campaign(), claim.path()));
+  }
+}

@@ -1,0 +1,88 @@
+package flashclaim.http.shed;
+
+import flashclaim.admission.FairAdmission;
+import flashclaim.admission.FairAdmission.Reason;
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.MeterBinder;
+import io.micronaut.context.annotation.Requires;
+import jakarta.inject.Singleton;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The admission of API requests as meters.
+ *
+ * <ul>
+ *   <li>{@value #IN_FLIGHT}: API requests being worked on, claims that wait for a slot included;
+ *   <li>{@value #SHED}: API requests refused with 503, tagged {@code reason} {@code overloaded} or
+ *       {@code shutting_down}, claims included;
+ *   <li>{@value #LIMIT}, {@value #CLAIMS_IN_FLIGHT}, {@value #QUEUED}: the claims' adaptive limit,
+ *       the claims that hold a slot, the claims that wait for one;
+ *   <li>{@value #DRAIN_RATE}: slots freed per second when all are busy, from which a refused
+ *       claim's Retry-After is derived;
+ *   <li>{@value #CLAIMS_SHED}: claims refused, tagged {@code reason} {@code queue_full}, {@code
+ *       deadline} or {@code shutting_down}.
+ * </ul>
+ */
+@Singleton
+@Requires(beans = MeterRegistry.class)
+final class HttpMeters implements MeterBinder {
+  static final String IN_FLIGHT = "flashclaim.http.in.flight";
+  static final String SHED = "flashclaim.http.shed";
+  static final String LIMIT = "flashclaim.admission.limit";
+  static final String CLAIMS_IN_FLIGHT = "flashclaim.admission.in.flight";
+  static final String QUEUED = "flashclaim.admission.queued";
+  static final String DRAIN_RATE = "flashclaim.admission.drain.rate";
+  static final String CLAIMS_SHED = "flashclaim.admission.shed";
+
+  private final LoadShedFilter http;
+  private final FairAdmission claims;
+
+  HttpMeters(LoadShedFilter http, FairAdmission claims) {
+    this.http = http;
+    this.claims = claims;
+  }
+
+  @Override
+  public void bindTo(MeterRegistry registry) {
+    Gauge.builder(IN_FLIGHT, http, LoadShedFilter::inFlight)
+        .description("API requests this instance is working on, waiting claims included")
+        .register(registry);
+    shed(
+        registry,
+        "overloaded",
+        a -> http.shedCount() + a.refused(Reason.QUEUE_FULL) + a.refused(Reason.DEADLINE));
+    shed(
+        registry,
+        "shutting_down",
+        a -> http.refusedWhileDraining() + a.refused(Reason.SHUTTING_DOWN));
+
+    Gauge.builder(LIMIT, claims, FairAdmission::limit)
+        .description("claims this instance runs at once at most, as the limit has adapted")
+        .register(registry);
+    Gauge.builder(CLAIMS_IN_FLIGHT, claims, FairAdmission::inFlight)
+        .description("claims that hold a slot")
+        .register(registry);
+    Gauge.builder(QUEUED, claims, FairAdmission::queued)
+        .description("claims that wait for a slot, in order of first arrival")
+        .register(registry);
+    Gauge.builder(DRAIN_RATE, claims, FairAdmission::drainRate)
+        .description("slots freed per second when all are busy (limit / mean hold)")
+        .register(registry);
+    for (Reason reason : Reason.values()) {
+      FunctionCounter.builder(CLAIMS_SHED, claims, a -> a.refused(reason))
+          .description("claims refused with 503")
+          .tag("reason", reason.name().toLowerCase(Locale.ROOT))
+          .register(registry);
+    }
+  }
+
+  private void shed(MeterRegistry registry, String reason, ToDoubleFunction<FairAdmission> count) {
+    FunctionCounter.builder(SHED, claims, count)
+        .description("API requests refused with 503")
+        .tag("reason", reason)
+        .register(registry);
+  }
+}
