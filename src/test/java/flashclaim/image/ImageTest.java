@@ -103,12 +103,14 @@ class ImageTest {
               ? "isolated: the image's root, user and working directory"
               : "on this machine: the image's runtime and classpath, this machine's C libraries");
     } finally {
+      // SIGTERM to the service itself: unshare, its parent when isolated, ignores it.
       process.descendants().forEach(started::add);
+      started.forEach(ProcessHandle::destroy);
       process.destroy();
       if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        started.forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
       }
-      started.forEach(ProcessHandle::destroyForcibly);
     }
   }
 
