@@ -117,13 +117,17 @@ class ImageTest {
   /** The image build of the README's operations section, with the test's own JDK. */
   private static void build() throws Exception {
     Path log = WORK.resolve("build.log");
+    List<String> command =
+        new ArrayList<>(
+            List.of(BASE.resolve("mvnw").toString(), "-B", "-Pimage", "-Dmaven.test.skip=true"));
+    // The outer build's local repository, when given on its command line (surefire passes it on).
+    String repository = System.getProperty("maven.repo.local");
+    if (repository != null) {
+      command.add("-Dmaven.repo.local=" + repository);
+    }
+    command.add("package");
     ProcessBuilder builder =
-        new ProcessBuilder(
-                BASE.resolve("mvnw").toString(),
-                "-B",
-                "-Pimage",
-                "-Dmaven.test.skip=true",
-                "package")
+        new ProcessBuilder(command)
             .directory(BASE.toFile())
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
