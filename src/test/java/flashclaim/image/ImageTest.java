@@ -114,7 +114,7 @@ class ImageTest {
     }
   }
 
-  /** The image build of the README's operations section, with the test's own JDK. */
+  /** The image build of docs/operations.md, with the test's own JDK. */
   private static void build() throws Exception {
     Path log = WORK.resolve("build.log");
     List<String> command =
@@ -222,7 +222,7 @@ class ImageTest {
         String classpath = Files.readString(rootfs.resolve(relative(arg.substring(1)))).strip();
         String moved =
             Arrays.stream(classpath.split(":"))
-                .map(entry -> entry.startsWith("/") ? rootfs.resolve(relative(entry)).toString() : entry)
+                .map(e -> e.startsWith("/") ? rootfs.resolve(relative(e)).toString() : e)
                 .collect(Collectors.joining(":"));
         Path file = WORK.resolve("classpath-file");
         Files.writeString(file, moved, StandardCharsets.UTF_8);
@@ -246,8 +246,10 @@ class ImageTest {
     probe.add("true");
     try {
       Process process =
-          new ProcessBuilder(probe).redirectErrorStream(true).redirectOutput(
-              ProcessBuilder.Redirect.DISCARD).start();
+          new ProcessBuilder(probe)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start();
       return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
     } catch (IOException noUnshare) {
       return false;
@@ -282,7 +284,9 @@ class ImageTest {
             .redirectOutput(log.toFile())
             .start();
     assertThat(process.waitFor(5, TimeUnit.MINUTES)).as("tar %s finished", file).isTrue();
-    assertThat(process.exitValue()).as("tar %s %s; output:%n%s", mode, file, tail(log, 20)).isZero();
+    assertThat(process.exitValue())
+        .as("tar %s %s; output:%n%s", mode, file, tail(log, 20))
+        .isZero();
   }
 
   private static String relative(String absolute) {
