@@ -1,0 +1,337 @@
+package flashclaim.image;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flashclaim.testing.Api;
+import flashclaim.testing.TestEmulator;
+import io.micronaut.core.type.Argument;
+import io.micronaut.serde.ObjectMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The container image as operations builds it: {@code ./mvnw -B -Pimage -Dmaven.test.skip=true
+ * package} (its own build directory, {@code target/image}; the runtime of {@code
+ * bin/image-runtime} in {@code target/image-rootfs}, rebuilt only when its stamp changes), then
+ * the tar's layers unpacked in the order of its manifest and its entrypoint started with its
+ * environment, on the test run's Firestore emulator, until {@code /health/readiness} answers 200.
+ *
+ * <p>Where the test may make a mount namespace (root with CAP_SYS_ADMIN, as CI runs), the
+ * entrypoint runs as a container runtime would run it: the unpacked layers as the root directory,
+ * {@code /proc} of a new PID namespace, the image's user and working directory; so the shared
+ * libraries of the image are the only ones. Elsewhere the entrypoint runs on this machine with
+ * {@code /app} and {@code /opt/java} taken from the unpacked layers: the jlinked runtime, the
+ * classpath and the classes are the image's, the C libraries this machine's. The output says which.
+ *
+ * <p>Tagged {@code image}: the image profile leaves it out, as that build makes the image itself.
+ */
+@Tag("image")
+class ImageTest {
+  private static final Path BASE = Path.of("").toAbsolutePath();
+  private static final Path TAR = BASE.resolve("target/flashclaim-image.tar");
+  private static final Path WORK = BASE.resolve("target/image-test");
+  private static final Duration BUILD_TIMEOUT = Duration.ofMinutes(15);
+  private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
+
+  @Test
+  void theImageBuildsAndItsEntrypointAnswersReadiness() throws Exception {
+    recreate(WORK);
+    long start = System.nanoTime();
+    build();
+    long built = System.nanoTime();
+
+    Path rootfs = unpack();
+    Map<String, Object> config = imageConfig();
+    long unpacked = System.nanoTime();
+
+    String emulator = TestEmulator.host();
+    int port = freePort();
+    boolean contained = canIsolate();
+    List<String> command = contained ? contained(rootfs, config) : onThisMachine(rootfs, config);
+    Path output = WORK.resolve("service.log");
+    ProcessBuilder builder =
+        new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
+    if (!contained) {
+      builder.directory(rootfs.resolve(relative(string(config, "WorkingDir"))).toFile());
+    }
+    Map<String, String> environment = builder.environment();
+    environment.clear();
+    for (Object variable : list(config, "Env")) {
+      String[] pair = variable.toString().split("=", 2);
+      environment.put(pair[0], pair[1]);
+    }
+    if (!contained) {
+      environment.put("JAVA_HOME", rootfs.resolve("opt/java").toString());
+    }
+    environment.put("FIRESTORE_EMULATOR_HOST", emulator);
+    environment.put("GOOGLE_CLOUD_PROJECT", TestEmulator.PROJECT);
+    environment.put("MICRONAUT_SERVER_PORT", Integer.toString(port));
+
+    Process process = builder.start();
+    List<ProcessHandle> started = new ArrayList<>();
+    try {
+      int status = awaitReadiness(process, URI.create("http://127.0.0.1:" + port), started);
+      long ready = System.nanoTime();
+      assertThat(status)
+          .as("/health/readiness of the image's entrypoint (%s); output:%n%s",
+              contained ? "isolated" : "on this machine", Files.readString(output))
+          .isEqualTo(200);
+      System.out.printf(
+          "image: %s, %d bytes; build %.1f s, unpack %.1f s, entrypoint ready %.1f s (%s)%n",
+          BASE.relativize(TAR),
+          Files.size(TAR),
+          seconds(built - start),
+          seconds(unpacked - built),
+          seconds(ready - unpacked),
+          contained
+              ? "isolated: the image's root, user and working directory"
+              : "on this machine: the image's runtime and classpath, this machine's C libraries");
+    } finally {
+      // SIGTERM to the service itself: unshare, its parent when isolated, ignores it.
+      process.descendants().forEach(started::add);
+      started.forEach(ProcessHandle::destroy);
+      process.destroy();
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        started.forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+      }
+    }
+  }
+
+  /** The image build of docs/operations.md, with the test's own JDK. */
+  private static void build() throws Exception {
+    Path log = WORK.resolve("build.log");
+    List<String> command =
+        new ArrayList<>(
+            List.of(BASE.resolve("mvnw").toString(), "-B", "-Pimage", "-Dmaven.test.skip=true"));
+    // The outer build's local repository, when given on its command line (surefire passes it on).
+    String repository = System.getProperty("maven.repo.local");
+    if (repository != null) {
+      command.add("-Dmaven.repo.local=" + repository);
+    }
+    command.add("package");
+    ProcessBuilder builder =
+        new ProcessBuilder(command)
+            .directory(BASE.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
+    builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    // C1 only: Maven's JVM compiling the classes and Jib's layers takes about half the time.
+    builder
+        .environment()
+        .merge("MAVEN_OPTS", "-XX:TieredStopAtLevel=1", (given, c1) -> given + " " + c1);
+    Files.deleteIfExists(TAR);
+    Process process = builder.start();
+    if (!process.waitFor(BUILD_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
+      process.descendants().forEach(ProcessHandle::destroyForcibly);
+      process.destroyForcibly();
+      throw new AssertionError("the image build took longer than " + BUILD_TIMEOUT + ": " + log);
+    }
+    assertThat(process.exitValue())
+        .as("exit code of the image build; its output:%n%s", tail(log, 60))
+        .isZero();
+    assertThat(TAR).as("the image tar").isRegularFile();
+  }
+
+  /** The tar's layers, one over the other in the order of its manifest. */
+  private static Path unpack() throws Exception {
+    Path archive = WORK.resolve("archive");
+    Path rootfs = WORK.resolve("rootfs");
+    Files.createDirectories(archive);
+    Files.createDirectories(rootfs);
+    untar(TAR, archive, "-xf");
+    List<Map<String, Object>> manifest =
+        ObjectMapper.getDefault()
+            .readValue(
+                Files.readAllBytes(archive.resolve("manifest.json")),
+                Argument.listOf(Argument.mapOf(String.class, Object.class)));
+    assertThat(manifest).hasSize(1);
+    for (Object layer : list(manifest.get(0), "Layers")) {
+      untar(archive.resolve(layer.toString()), rootfs, "-xzf");
+    }
+    return rootfs;
+  }
+
+  /** The {@code config} of the image's configuration file: Entrypoint, Env, User, WorkingDir. */
+  private static Map<String, Object> imageConfig() throws IOException {
+    Path archive = WORK.resolve("archive");
+    List<Map<String, Object>> manifest =
+        ObjectMapper.getDefault()
+            .readValue(
+                Files.readAllBytes(archive.resolve("manifest.json")),
+                Argument.listOf(Argument.mapOf(String.class, Object.class)));
+    Map<String, Object> file =
+        ObjectMapper.getDefault()
+            .readValue(
+                Files.readAllBytes(archive.resolve(manifest.get(0).get("Config").toString())),
+                Argument.mapOf(String.class, Object.class));
+    @SuppressWarnings("unchecked")
+    Map<String, Object> config = (Map<String, Object>) file.get("config");
+    return config;
+  }
+
+  /**
+   * The entrypoint with the unpacked layers as its root directory, as the image's user, in a mount
+   * and PID namespace of its own (its {@code /proc}; nothing of it is seen outside). The network
+   * is this machine's, so that it reaches the emulator and the test reaches it.
+   */
+  private static List<String> contained(Path rootfs, Map<String, Object> config)
+      throws IOException {
+    Files.createDirectories(rootfs.resolve("proc"));
+    String[] user = string(config, "User").split(":");
+    List<String> command = new ArrayList<>(isolation());
+    command.addAll(
+        List.of(
+            "--kill-child=SIGTERM",
+            "--root=" + rootfs,
+            "--wd=" + string(config, "WorkingDir"),
+            "--setgid",
+            user.length > 1 ? user[1] : user[0],
+            "--setuid",
+            user[0]));
+    list(config, "Entrypoint").forEach(arg -> command.add(arg.toString()));
+    return command;
+  }
+
+  /**
+   * The entrypoint on this machine: its paths into the image ({@code /opt/java/bin/java}, the
+   * classpath file and the classpath in it) point into the unpacked layers.
+   */
+  private static List<String> onThisMachine(Path rootfs, Map<String, Object> config)
+      throws IOException {
+    List<String> command = new ArrayList<>();
+    for (Object value : list(config, "Entrypoint")) {
+      String arg = value.toString();
+      if (arg.startsWith("@/")) {
+        String classpath = Files.readString(rootfs.resolve(relative(arg.substring(1)))).strip();
+        String moved =
+            Arrays.stream(classpath.split(":"))
+                .map(e -> e.startsWith("/") ? rootfs.resolve(relative(e)).toString() : e)
+                .collect(Collectors.joining(":"));
+        Path file = WORK.resolve("classpath-file");
+        Files.writeString(file, moved, StandardCharsets.UTF_8);
+        command.add("@" + file);
+      } else if (arg.startsWith("/")) {
+        command.add(rootfs.resolve(relative(arg)).toString());
+      } else {
+        command.add(arg);
+      }
+    }
+    return command;
+  }
+
+  private static List<String> isolation() {
+    return List.of("unshare", "--mount", "--pid", "--fork", "--mount-proc=/proc");
+  }
+
+  /** Whether this test may make the namespaces of {@link #contained}; nothing of the image's. */
+  private static boolean canIsolate() throws InterruptedException {
+    List<String> probe = new ArrayList<>(isolation());
+    probe.add("true");
+    try {
+      Process process =
+          new ProcessBuilder(probe)
+              .redirectErrorStream(true)
+              .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+              .start();
+      return process.waitFor(30, TimeUnit.SECONDS) && process.exitValue() == 0;
+    } catch (IOException noUnshare) {
+      return false;
+    }
+  }
+
+  /** The status of the last answer of {@code /health/readiness}: 200, or what it was at the end. */
+  private static int awaitReadiness(Process process, URI url, List<ProcessHandle> started)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + READY_TIMEOUT.toNanos();
+    int status = -1;
+    while (System.nanoTime() < deadline && process.isAlive()) {
+      process.descendants().forEach(started::add);
+      try {
+        status = Api.get(url, "/health/readiness", null).status();
+        if (status == 200) {
+          return status;
+        }
+      } catch (UncheckedIOException notListeningYet) {
+        // starting
+      }
+      Thread.sleep(250);
+    }
+    return status;
+  }
+
+  private static void untar(Path file, Path into, String mode) throws Exception {
+    Path log = WORK.resolve("tar.log");
+    Process process =
+        new ProcessBuilder("tar", mode, file.toString(), "-C", into.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile())
+            .start();
+    assertThat(process.waitFor(5, TimeUnit.MINUTES)).as("tar %s finished", file).isTrue();
+    assertThat(process.exitValue())
+        .as("tar %s %s; output:%n%s", mode, file, tail(log, 20))
+        .isZero();
+  }
+
+  private static String relative(String absolute) {
+    return absolute.replaceFirst("^/+", "");
+  }
+
+  private static String string(Map<String, Object> map, String key) {
+    Object value = map.get(key);
+    assertThat(value).as(key).isNotNull();
+    return value.toString();
+  }
+
+  private static List<?> list(Map<String, Object> map, String key) {
+    Object value = map.get(key);
+    assertThat(value).as(key).isInstanceOf(List.class);
+    return (List<?>) value;
+  }
+
+  private static String tail(Path file, int lines) {
+    try {
+      List<String> all = Files.readAllLines(file, StandardCharsets.UTF_8);
+      return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
+    } catch (IOException e) {
+      return "[" + file + " unreadable: " + e.getMessage() + "]";
+    }
+  }
+
+  private static void recreate(Path dir) throws IOException {
+    if (Files.exists(dir)) {
+      try (Stream<Path> paths = Files.walk(dir)) {
+        for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
+          Files.delete(path);
+        }
+      }
+    }
+    Files.createDirectories(dir);
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    }
+  }
+
+  private static double seconds(long nanos) {
+    return nanos / 1e9;
+  }
+}
