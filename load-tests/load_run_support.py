@@ -32,6 +32,7 @@
 import asyncio
 import json
 import os
+import re
 import signal
 import socket
 import subprocess
@@ -256,7 +257,8 @@ def gatling_console(log_path):
             errors.append(line[2:].strip())
         elif in_errors and not line.startswith(">"):
             in_errors = False
-        if line.startswith("Global: ") and " : " in line:
+        # "Global: ..." or, for assertions on one request ("claim" with hammering users), "claim: ..."
+        if re.match(r"^[\w -]+: .* : (true|false) \(actual : ", line):
             assertions.append(line)
     return {"stats": stats, "errors": errors, "assertions": assertions}
 
@@ -868,10 +870,14 @@ def describe_phases(run_dir, run, outcome, answers, samples, checks, out):
                 if per_410 is not None:
                     line += f"; per 410 {1000 * per_410:.2f} ms (floor)"
                     if refusals:
+                        # an estimate: what is left of the CPU after the 201s at the calibration's
+                        # and the 410s at the floor's cost, over the 503s
                         rest = cpu - outcome["outcomes"].get("201", 0) * per_claim - \
                             (attempts.get("410", 0) * per_410)
-                        line += (f"; per refusal {1000 * rest / refusals:.2f} ms (estimate: what is left of "
-                                 f"the CPU after the 201s at the calibration's and the 410s at the floor's cost, over {refusals} 503s)")
+                        line += "; per refusal " + (
+                            f"{1000 * rest / refusals:.2f} ms" if rest > 0 else "not measurable (negative)"
+                        ) + (f" (estimate: the CPU left after the 201s at the calibration's cost and the 410s at "
+                             f"the floor's, over {refusals} 503s)")
             out(line)
     overloaded = None
     if floor_p99 is not None and attempt:
