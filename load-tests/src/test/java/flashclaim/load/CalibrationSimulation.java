@@ -10,7 +10,7 @@ import java.time.Duration;
 /**
  * The capacity of one instance with its store, measured by {@code bin/load-run} before an overload
  * run (W6, W8, or any workload with {@code --calibrate}): a closed loop of {@code concurrency}
- * virtual users (default 32), each claiming once as a new user and replaced by the next at once,
+ * virtual users (default 64, the admission limit's most), each claiming once as a new user and replaced by the next at once,
  * for {@code warmupSeconds} (default 3, not counted) and then {@code duration} seconds (default
  * 10), against a campaign with more coupons than the loop can take, so every claim that is
  * admitted wins. No retries: a 503 is an answer and counts as no claim.
@@ -20,7 +20,7 @@ import java.time.Duration;
  * request (a connection error or a client timeout), and at least one 201.
  */
 public class CalibrationSimulation extends Simulation {
-  static final int CONCURRENCY = 32;
+  static final int CONCURRENCY = 64;
   static final int WARMUP_SECONDS = 3;
   static final int DURATION_SECONDS = 10;
 
