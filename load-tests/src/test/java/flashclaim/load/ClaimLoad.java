@@ -570,12 +570,15 @@ public final class ClaimLoad {
     }
   }
 
-  /** Logs what this run will do; call from {@code before()}. */
+  /**
+   * Logs what this run will do, ending with {@code start <epoch ms>} (when the tally's time
+   * starts: {@code bin/load-run --freeze-store} counts from there); call from {@code before()}.
+   */
   public void announce(String shape) {
     tally.start();
     System.out.printf(
         Locale.ROOT,
-        "flashclaim %s: %s; %d users, %d coupons, %d s, campaign %s, run %s, %s%n",
+        "flashclaim %s: %s; %d users, %d coupons, %d s, campaign %s, run %s, %s, start %d%n",
         workload,
         shape,
         users,
@@ -583,7 +586,8 @@ public final class ClaimLoad {
         duration.toSeconds(),
         campaignId,
         runId,
-        baseUrls);
+        baseUrls,
+        tally.startEpochMs());
   }
 
   /** An HS256 JWT {@code {sub, roles:[], iat, exp}}, as {@code bin/mint-token} signs it. */
@@ -679,6 +683,10 @@ public final class ClaimLoad {
 
     void start() {
       started.set(System.currentTimeMillis());
+    }
+
+    long startEpochMs() {
+      return started.get();
     }
 
     /**
