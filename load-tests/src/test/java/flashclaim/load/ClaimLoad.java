@@ -1,5 +1,6 @@
 package flashclaim.load;
 
+import static io.gatling.javaapi.core.CoreDsl.details;
 import static io.gatling.javaapi.core.CoreDsl.exec;
 import static io.gatling.javaapi.core.CoreDsl.feed;
 import static io.gatling.javaapi.core.CoreDsl.global;
@@ -32,12 +33,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Queue;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Predicate;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -70,7 +73,18 @@ import javax.crypto.spec.SecretKeySpec;
  *       connection per user (default false: every user is a separate client; W3: true), of at
  *       most {@code maxConnections} (256) per base URL
  *   <li>{@code outcomeFile}: where the tally is written as JSON after the run
+ *   <li>{@code answersFile}: where every attempt is written as CSV after the run ({@code
+ *       sentAtEpochMs,ms,status,hammer,final}; none by default), for {@code bin/load-run}'s
+ *       summary (calibration, floor, windows, a frozen store, honest users against hammerers)
  *   <li>{@code timelineSeconds} (5): the width of the tally's windows of answers over time
+ *   <li>{@code hammer} (0): the share of users who retry a 503 at once, in a tight loop, ignoring
+ *       Retry-After (up to {@code hammerMaxRetries}, 10,000); every {@code 1/hammer}-th user,
+ *       spread evenly. Their attempts are requests named {@code claim-hammer}, the others'
+ *       {@code claim}; the tally keeps the honest users' figures apart
+ *   <li>{@code expectStatus}: the only status that counts as an answer (the floor phase: 410)
+ *   <li>{@code floorP99Ms}: the p99 of the cheapest answer measured in the same run at the same
+ *       rate ({@code bin/load-run}'s floor phase); when set, the p99 assertion is {@code
+ *       floorP99Ms + p99OverFloorMs} (1,000) instead of {@code p99Ms}
  * </ul>
  */
 public final class ClaimLoad {
@@ -88,6 +102,8 @@ public final class ClaimLoad {
 
   private static final int RETRYABLE = 503;
   private static final String REQUEST_NAME = "claim";
+  /** The name of the hammering users' attempts ({@code -Dhammer}). */
+  private static final String HAMMER_REQUEST_NAME = "claim-hammer";
 
   private final String workload;
   private final List<String> baseUrls;
@@ -108,6 +124,12 @@ public final class ClaimLoad {
   private final Duration requestTimeout;
   private final double minFifoPrecision;
   private final Path outcomeFile;
+  private final Path answersFile;
+  private final double hammer;
+  private final int hammerMaxRetries;
+  private final int floorP99Ms;
+  private final int p99OverFloorMs;
+  private final Integer expectStatus;
   private final Tally tally;
 
   /**
@@ -223,6 +245,16 @@ public final class ClaimLoad {
     this.tally = new Tally(Duration.ofSeconds(positive("timelineSeconds", 5)));
     this.outcomeFile =
         Path.of(System.getProperty("outcomeFile", "target/gatling/" + runId + "-outcome.json"));
+    String answers = System.getProperty("answersFile", "");
+    this.answersFile = answers.isBlank() ? null : Path.of(answers);
+    this.hammer = Double.parseDouble(System.getProperty("hammer", "0"));
+    if (hammer < 0 || hammer > 1) {
+      throw new IllegalArgumentException("-Dhammer must be between 0 and 1, was " + hammer);
+    }
+    this.hammerMaxRetries = positive("hammerMaxRetries", 10_000);
+    this.floorP99Ms = Integer.getInteger("floorP99Ms", 0);
+    this.p99OverFloorMs = positive("p99OverFloorMs", 1_000);
+    this.expectStatus = Integer.getInteger("expectStatus");
   }
 
   private static boolean flag(String property, boolean defaultValue) {
@@ -240,6 +272,16 @@ public final class ClaimLoad {
 
   public List<String> baseUrls() {
     return baseUrls;
+  }
+
+  /** {@code defaults}, or only {@code -DexpectStatus} when it is set (the floor phase: 410). */
+  public List<Integer> expected(List<Integer> defaults) {
+    return expectStatus == null ? defaults : List.of(expectStatus);
+  }
+
+  /** Whether user {@code i} (0-based) hammers: {@code hammer} of the users, spread evenly. */
+  boolean hammers(long user) {
+    return hammer > 0 && Math.floor((user + 1) * hammer) > Math.floor(user * hammer);
   }
 
   /**
@@ -267,15 +309,45 @@ public final class ClaimLoad {
     for (int user = 0; user < users; user++) {
       String id = runId + "-u" + user;
       String token = token(id);
+      boolean hammering = hammers(user);
+      if (hammering) {
+        tally.hammerer(id);
+      }
       for (int click = 0; click < clicks; click++) {
         fed.add(
             Map.of(
                 "userId", id,
                 "token", token,
-                "baseUrl", baseUrls.get((user + click) % baseUrls.size())));
+                "baseUrl", baseUrls.get((user + click) % baseUrls.size()),
+                "hammer", hammering));
       }
     }
     return fed.iterator();
+  }
+
+  /**
+   * An endless feeder of distinct users (the calibration's closed loop: every virtual user is a
+   * new user), each token signed when the user is fed, round-robin over the base URLs.
+   */
+  public Iterator<Map<String, Object>> endlessUsers() {
+    AtomicLong next = new AtomicLong();
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return true;
+      }
+
+      @Override
+      public Map<String, Object> next() {
+        long user = next.getAndIncrement();
+        String id = runId + "-u" + user;
+        return Map.of(
+            "userId", id,
+            "token", token(id),
+            "baseUrl", baseUrls.get((int) (user % baseUrls.size())),
+            "hammer", false);
+      }
+    };
   }
 
 
@@ -294,7 +366,7 @@ public final class ClaimLoad {
   /** W1, W3, W4, W6: users arriving evenly over the duration, each claiming once. */
   public PopulationBuilder oneClaimPerUser(String scenarioName, List<Integer> expected) {
     return scenario(scenarioName)
-        .exec(claim(users(1), expected))
+        .exec(claim(users(1), expected(expected)))
         .injectOpen(rampUsers(users).during(duration));
   }
 
@@ -310,7 +382,11 @@ public final class ClaimLoad {
           .exec(request(expected, false))
           .exec(this::afterAttempt);
     }
-    return exec(session -> session.set("attempt", 0).set("done", false))
+    return exec(session ->
+            session
+                .set("attempt", 0)
+                .set("done", false)
+                .set("retryLimit", hammering(session) ? hammerMaxRetries : maxRetries))
         .asLongAs(session -> !session.getBoolean("done"))
         .on(
             exec(session -> {
@@ -327,8 +403,13 @@ public final class ClaimLoad {
                 .then(exec(request(expected, true)))
                 .orElse(exec(request(expected, false)))
                 .exec(this::afterAttempt)
-                .doIf(session -> !session.getBoolean("done"))
+                // a hammering user sends the next attempt at once
+                .doIf(session -> !session.getBoolean("done") && !hammering(session))
                 .then(pause(this::retryPause)));
+  }
+
+  private static boolean hammering(Session session) {
+    return session.contains("hammer") && session.getBoolean("hammer");
   }
 
   /** The claim request, with the ticket of the last answer or without one. */
@@ -336,7 +417,7 @@ public final class ClaimLoad {
     List<Integer> expectedOrRetryable = new ArrayList<>(expected);
     expectedOrRetryable.add(RETRYABLE);
     HttpRequestActionBuilder request =
-        http(REQUEST_NAME)
+        http(session -> hammering(session) ? HAMMER_REQUEST_NAME : REQUEST_NAME)
             .post("#{baseUrl}/v1/campaigns/" + campaignId + "/claims")
             .header("Authorization", "Bearer #{token}")
             .requestTimeout(requestTimeout);
@@ -351,7 +432,9 @@ public final class ClaimLoad {
                 : status()
                     .in(
                         session ->
-                            session.getInt("attempt") < maxRetries ? expectedOrRetryable : expected))
+                            session.getInt("attempt") < retryLimit(session)
+                                ? expectedOrRetryable
+                                : expected))
         .check(header(TICKET).optional().saveAs("newTicket"))
         .checkIf((response, session) -> response.status().code() == RETRYABLE)
         .then(
@@ -365,13 +448,25 @@ public final class ClaimLoad {
         .then(jsonPath("$.code").saveAs("code"));
   }
 
+  private int retryLimit(Session session) {
+    return session.contains("retryLimit") ? session.getInt("retryLimit") : maxRetries;
+  }
+
   private Session afterAttempt(Session session) {
     int status = session.contains("status") ? session.getInt("status") : 0;
     int attempt = session.getInt("attempt");
     String problem = session.contains("problem") ? session.getString("problem") : null;
+    boolean hammering = hammering(session);
+    // an honest client retries a 503 that says when; a hammering one retries any 503 at once
+    boolean retry =
+        status == RETRYABLE
+            && (hammering || session.contains("retryAfter"))
+            && attempt < retryLimit(session);
     tally.attempt(
         problem == null ? Integer.toString(status) : status + " " + problemName(problem),
-        session.getLong("sentAt"));
+        session.getLong("sentAt"),
+        hammering,
+        !retry);
     if (tickets && session.contains("ticket")) {
       tally.ticketSent();
     }
@@ -381,7 +476,6 @@ public final class ClaimLoad {
         session = session.set("ticket", session.getString("newTicket"));
       }
     }
-    boolean retry = status == RETRYABLE && session.contains("retryAfter") && attempt < maxRetries;
     if (retry) {
       return session.set("attempt", attempt + 1);
     }
@@ -420,12 +514,29 @@ public final class ClaimLoad {
     return Duration.ofMillis(half + ThreadLocalRandom.current().nextLong(capped - half + 1));
   }
 
-  /** No failed requests (above {@code maxFailedPercent}), and p99 of all requests under p99Ms. */
+  /**
+   * No failed requests (above {@code maxFailedPercent}), and p99 of all requests under {@code
+   * p99Ms}, or under {@code floorP99Ms + p99OverFloorMs} when the run's floor was measured. With
+   * hammering users, both hold for the honest users' requests ({@code claim}); the summary of
+   * {@code bin/load-run} reports the hammerers'.
+   */
   public Assertion[] assertions() {
+    int limit = p99LimitMs();
+    if (hammer > 0) {
+      return new Assertion[] {
+        details(REQUEST_NAME).failedRequests().percent().lte(maxFailedPercent),
+        details(REQUEST_NAME).responseTime().percentile(99.0).lt(limit)
+      };
+    }
     return new Assertion[] {
       global().failedRequests().percent().lte(maxFailedPercent),
-      global().responseTime().percentile(99.0).lt(p99Ms)
+      global().responseTime().percentile(99.0).lt(limit)
     };
+  }
+
+  /** The p99 limit of the attempts: {@code floorP99Ms + p99OverFloorMs}, else {@code p99Ms}. */
+  public int p99LimitMs() {
+    return floorP99Ms > 0 ? floorP99Ms + p99OverFloorMs : p99Ms;
   }
 
   /**
@@ -442,23 +553,32 @@ public final class ClaimLoad {
   /** Prints the tally and writes it as JSON to {@code outcomeFile}; call from {@code after()}. */
   public void report(int clicks) {
     String json =
-        tally.toJson(workload, runId, campaignId, users, clicks, coupons, baseUrls, minFifoPrecision);
+        tally.toJson(
+            workload, runId, campaignId, users, clicks, coupons, baseUrls, minFifoPrecision,
+            hammer, p99LimitMs());
     System.out.println("flashclaim " + workload + " outcome: " + json);
     try {
       Path parent = outcomeFile.toAbsolutePath().getParent();
       Files.createDirectories(parent);
       Files.writeString(outcomeFile, json + "\n");
+      if (answersFile != null) {
+        Files.createDirectories(answersFile.toAbsolutePath().getParent());
+        tally.writeAnswers(answersFile);
+      }
     } catch (IOException e) {
-      throw new UncheckedIOException("could not write " + outcomeFile, e);
+      throw new UncheckedIOException("could not write " + outcomeFile + " or " + answersFile, e);
     }
   }
 
-  /** Logs what this run will do; call from {@code before()}. */
+  /**
+   * Logs what this run will do, ending with {@code start <epoch ms>} (when the tally's time
+   * starts: {@code bin/load-run --freeze-store} counts from there); call from {@code before()}.
+   */
   public void announce(String shape) {
     tally.start();
     System.out.printf(
         Locale.ROOT,
-        "flashclaim %s: %s; %d users, %d coupons, %d s, campaign %s, run %s, %s%n",
+        "flashclaim %s: %s; %d users, %d coupons, %d s, campaign %s, run %s, %s, start %d%n",
         workload,
         shape,
         users,
@@ -466,7 +586,8 @@ public final class ClaimLoad {
         duration.toSeconds(),
         campaignId,
         runId,
-        baseUrls);
+        baseUrls,
+        tally.startEpochMs());
   }
 
   /** An HS256 JWT {@code {sub, roles:[], iat, exp}}, as {@code bin/mint-token} signs it. */
@@ -543,8 +664,10 @@ public final class ClaimLoad {
     private final AtomicLong last = new AtomicLong();
     private final AtomicLong lastCreatedSentAt = new AtomicLong();
     private final Queue<Long> soldOutReceivedAt = new ConcurrentLinkedQueue<>();
-    /** Per answer: sent at (epoch ms), response time (ms), 1 if a 503. */
-    private final Queue<long[]> timeline = new ConcurrentLinkedQueue<>();
+    /** Every answer, in the order they came. */
+    private final Queue<Answer> timeline = new ConcurrentLinkedQueue<>();
+    /** The users who hammer ({@code -Dhammer}). */
+    private final Set<String> hammerers = ConcurrentHashMap.newKeySet();
     /** Per user, the {@link System#nanoTime} of the first click: the order in which users came. */
     private final Map<String, Long> firstClick = new ConcurrentHashMap<>();
     /** Per claim, ms from its first click to its final answer. */
@@ -562,11 +685,40 @@ public final class ClaimLoad {
       started.set(System.currentTimeMillis());
     }
 
-    /** One answer: its status, and for a 503 the problem type's name ("503 busy"). */
-    void attempt(String label, long sentAt) {
+    long startEpochMs() {
+      return started.get();
+    }
+
+    /**
+     * One answer: its status, and for a 503 the problem type's name ("503 busy"); whether a
+     * hammering user got it, and whether it was the claim's final answer.
+     */
+    void attempt(String label, long sentAt, boolean hammering, boolean last) {
       attempts.computeIfAbsent(label, s -> new LongAdder()).increment();
-      long unavailable = label.startsWith(RETRYABLE + " ") ? 1 : 0;
-      timeline.add(new long[] {sentAt, System.currentTimeMillis() - sentAt, unavailable});
+      timeline.add(
+          new Answer(
+              sentAt,
+              System.currentTimeMillis() - sentAt,
+              label,
+              label.startsWith(RETRYABLE + " ") || label.equals(Integer.toString(RETRYABLE)),
+              hammering,
+              last));
+    }
+
+    void hammerer(String user) {
+      hammerers.add(user);
+    }
+
+    /** Every answer as CSV: {@code sentAtEpochMs,ms,status,hammer,final} (1 or 0). */
+    void writeAnswers(Path file) throws IOException {
+      try (var out = Files.newBufferedWriter(file)) {
+        out.write("sentAtEpochMs,ms,status,hammer,final\n");
+        for (Answer a : timeline) {
+          out.write(
+              a.sentAt() + "," + a.ms() + "," + a.label() + "," + (a.hammering() ? 1 : 0) + ","
+                  + (a.last() ? 1 : 0) + "\n");
+        }
+      }
     }
 
     /** A user clicked (the first attempt of a claim) at {@code nanos}. */
@@ -623,7 +775,9 @@ public final class ClaimLoad {
         int clicks,
         int coupons,
         List<String> baseUrls,
-        double minFifoPrecision) {
+        double minFifoPrecision,
+        double hammer,
+        int p99LimitMs) {
       return "{\"workload\":\""
           + workload
           + "\",\"runId\":\""
@@ -653,11 +807,21 @@ public final class ClaimLoad {
           + ",\"ticketsSent\":"
           + ticketsSent.sum()
           + ",\"attemptMs\":"
-          + spread(timeline.stream().mapToLong(a -> a[1]).sorted().toArray())
+          + spread(timeline.stream().mapToLong(Answer::ms).sorted().toArray())
           + ",\"clickToAnswerMs\":"
           + spread(clickToAnswer.stream().mapToLong(Long::longValue).sorted().toArray())
           + ",\"fifo\":"
-          + fifoJson(coupons)
+          + fifoJson(coupons, user -> true)
+          + ",\"hammer\":"
+          + hammer
+          + ",\"hammerers\":"
+          + hammerers.size()
+          + ",\"fifoHonest\":"
+          + (hammerers.isEmpty() ? "null" : fifoJson(coupons, user -> !hammerers.contains(user)))
+          + ",\"fifoHammer\":"
+          + (hammerers.isEmpty() ? "null" : fifoJson(coupons, hammerers::contains))
+          + ",\"p99LimitMs\":"
+          + p99LimitMs
           + ",\"minFifoPrecision\":"
           + minFifoPrecision
           + ",\"usersWithCode\":"
@@ -684,17 +848,19 @@ public final class ClaimLoad {
      * 503s, p50 ms, p99 ms, max ms]}, to tell a slow start (JIT) from saturation.
      */
     private String timelineJson() {
-      Map<Long, List<long[]>> byWindow = new TreeMap<>();
+      Map<Long, List<Answer>> byWindow = new TreeMap<>();
       long start = started.get();
       long size = Math.max(1, window.toMillis());
-      for (long[] answer : timeline) {
-        byWindow.computeIfAbsent((answer[0] - start) / size, w -> new ArrayList<>()).add(answer);
+      for (Answer answer : timeline) {
+        byWindow
+            .computeIfAbsent(Math.floorDiv(answer.sentAt() - start, size), w -> new ArrayList<>())
+            .add(answer);
       }
       StringBuilder json = new StringBuilder("[");
       byWindow.forEach(
           (index, answers) -> {
-            long[] times = answers.stream().mapToLong(a -> a[1]).sorted().toArray();
-            long unavailable = answers.stream().filter(a -> a[2] == 1).count();
+            long[] times = answers.stream().mapToLong(Answer::ms).sorted().toArray();
+            long unavailable = answers.stream().filter(Answer::unavailable).count();
             json.append(json.length() > 1 ? "," : "")
                 .append('[')
                 .append(index * size / 1000)
@@ -728,10 +894,11 @@ public final class ClaimLoad {
     }
 
     /**
-     * Of the first {@code coupons} users to click (or all, if fewer clicked), how many got a
-     * coupon: {@code {"first":..,"won":..,"precision":..}}; null without coupons.
+     * Of the first {@code coupons} users to click (or all, if fewer clicked), those {@code among}
+     * takes, how many got a coupon: {@code {"first":..,"won":..,"precision":..}}; null without
+     * coupons or without such users.
      */
-    private String fifoJson(int coupons) {
+    private String fifoJson(int coupons, Predicate<String> among) {
       if (coupons <= 0 || firstClick.isEmpty()) {
         return "null";
       }
@@ -740,7 +907,11 @@ public final class ClaimLoad {
               .sorted(Map.Entry.comparingByValue())
               .map(Map.Entry::getKey)
               .limit(coupons)
+              .filter(among)
               .toList();
+      if (byClick.isEmpty()) {
+        return "null";
+      }
       long won = byClick.stream().filter(codeOfUser::containsKey).count();
       return String.format(
           Locale.ROOT,
@@ -749,6 +920,10 @@ public final class ClaimLoad {
           won,
           (double) won / byClick.size());
     }
+
+    /** One answer to one attempt. */
+    private record Answer(
+        long sentAt, long ms, String label, boolean unavailable, boolean hammering, boolean last) {}
 
     private static long percentile(long[] sorted, int percent) {
       int rank = (int) Math.ceil(percent / 100.0 * sorted.length);
