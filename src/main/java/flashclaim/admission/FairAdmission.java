@@ -110,6 +110,8 @@ public final class FairAdmission {
   private final WaitTimer timer;
   private final DoubleSupplier random;
   private final Map<Reason, LongAdder> refused = new EnumMap<>(Reason.class);
+  private final LongAdder waited = new LongAdder();
+  private final LongAdder waitedNanos = new LongAdder();
 
   private final Object lock = new Object();
   /** The waiting claims by first arrival; guarded by {@code lock}. */
@@ -156,7 +158,7 @@ public final class FairAdmission {
       if (draining) {
         return CompletableFuture.completedFuture(refusal(Reason.SHUTTING_DOWN, 0));
       }
-      waiter = new Waiter(arrival, sequence++);
+      waiter = new Waiter(arrival, sequence++, clock.instant());
       queue.add(waiter);
       admitWhileFree(effects);
       while (queue.size() > maxQueued) {
@@ -172,6 +174,7 @@ public final class FairAdmission {
           queue.remove(waiter);
           effects.add(waiter.refuse(refusal(Reason.DEADLINE, ahead)));
         } else {
+          waiter.waited = true;
           waiter.cancelTimer = timer.schedule(wait, () -> expire(waiter));
         }
       }
@@ -221,6 +224,16 @@ public final class FairAdmission {
     return refused.get(reason).sum();
   }
 
+  /** Claims admitted after waiting in line for a slot, so far. */
+  public long waitedClaims() {
+    return waited.sum();
+  }
+
+  /** The seconds that the claims of {@link #waitedClaims} waited in line, all together. */
+  public double waitedSeconds() {
+    return waitedNanos.sum() / 1e9;
+  }
+
   /** Slots freed per second when all are busy (the limit over the mean hold); 0 until measured. */
   public double drainRate() {
     synchronized (lock) {
@@ -256,7 +269,12 @@ public final class FairAdmission {
         return;
       }
       Waiter first = queue.pollFirst();
-      Permit permit = new Permit(slot.get(), clock.instant());
+      Instant now = clock.instant();
+      if (first.waited) {
+        waited.increment();
+        waitedNanos.add(Duration.between(first.enteredAt, now).toNanos());
+      }
+      Permit permit = new Permit(slot.get(), now);
       effects.add(() -> first.admit(permit));
     }
   }
@@ -364,13 +382,17 @@ public final class FairAdmission {
   private final class Waiter {
     final Instant arrival;
     final long sequence;
+    final Instant enteredAt;
     final CompletableFuture<Entry> future = new CompletableFuture<>();
     /** Guarded by {@code lock}; null until the wait's timer is set. */
     Runnable cancelTimer;
+    /** Whether it found no free slot and waited in line; guarded by {@code lock}. */
+    boolean waited;
 
-    Waiter(Instant arrival, long sequence) {
+    Waiter(Instant arrival, long sequence, Instant enteredAt) {
       this.arrival = arrival;
       this.sequence = sequence;
+      this.enteredAt = enteredAt;
     }
 
     /** Hands the slot over; a caller who went away gives it back at once. */

@@ -1,6 +1,7 @@
 package flashclaim.admission;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import flashclaim.admission.FairAdmission.Entry;
 import flashclaim.admission.FairAdmission.Reason;
@@ -298,6 +299,23 @@ class FairAdmissionTest {
     assertThat(mostRunning.get()).isBetween(1, limit);
     assertThat(admission.inFlight()).isZero();
     assertThat(admission.queued()).isZero();
+  }
+
+  /** Claims admitted after a wait in line are counted with their waits; those that found a slot not. */
+  @Test
+  void claimsThatWaitedAreCountedWithTheirWait() {
+    FairAdmission admission = admission(1, 10, () -> 0.5);
+    FairAdmission.Permit holder = admitted(admission.enter(T0, LATER));
+    CompletionStage<Entry> first = admission.enter(T0.plusSeconds(1), LATER);
+    CompletionStage<Entry> second = admission.enter(T0.plusSeconds(2), LATER);
+    clock.move(Duration.ofMillis(300));
+    holder.release(Result.SUCCESS);
+    clock.move(Duration.ofMillis(200));
+    admitted(first).release(Result.SUCCESS);
+    admitted(second).release(Result.SUCCESS);
+
+    assertThat(admission.waitedClaims()).isEqualTo(2);
+    assertThat(admission.waitedSeconds()).isCloseTo(0.8, within(1e-9));
   }
 
   @Test

@@ -20,6 +20,8 @@ import java.util.function.ToDoubleFunction;
  *       {@code shutting_down}, claims included;
  *   <li>{@value #LIMIT}, {@value #CLAIMS_IN_FLIGHT}, {@value #QUEUED}: the claims' adaptive limit,
  *       the claims that hold a slot, the claims that wait for one;
+ *   <li>{@value #WAITED}, {@value #WAITED_SECONDS}: claims admitted after waiting in line, and how
+ *       long they waited together (their quotient is the mean wait: queueing inside the service);
  *   <li>{@value #DRAIN_RATE}: slots freed per second when all are busy, from which a refused
  *       claim's Retry-After is derived;
  *   <li>{@value #CLAIMS_SHED}: claims refused, tagged {@code reason} {@code queue_full}, {@code
@@ -34,6 +36,8 @@ final class HttpMeters implements MeterBinder {
   static final String LIMIT = "flashclaim.admission.limit";
   static final String CLAIMS_IN_FLIGHT = "flashclaim.admission.in.flight";
   static final String QUEUED = "flashclaim.admission.queued";
+  static final String WAITED = "flashclaim.admission.waited";
+  static final String WAITED_SECONDS = "flashclaim.admission.waited.seconds";
   static final String DRAIN_RATE = "flashclaim.admission.drain.rate";
   static final String CLAIMS_SHED = "flashclaim.admission.shed";
 
@@ -67,6 +71,12 @@ final class HttpMeters implements MeterBinder {
         .register(registry);
     Gauge.builder(QUEUED, claims, FairAdmission::queued)
         .description("claims that wait for a slot, in order of first arrival")
+        .register(registry);
+    FunctionCounter.builder(WAITED, claims, FairAdmission::waitedClaims)
+        .description("claims admitted after waiting in line for a slot")
+        .register(registry);
+    FunctionCounter.builder(WAITED_SECONDS, claims, FairAdmission::waitedSeconds)
+        .description("seconds the claims admitted after waiting waited in line, all together")
         .register(registry);
     Gauge.builder(DRAIN_RATE, claims, FairAdmission::drainRate)
         .description("slots freed per second when all are busy (limit / mean hold)")
