@@ -12,8 +12,12 @@ import java.time.Duration;
  *     the adaptive limit of {@code flashclaim.admission.*})
  * @param retryAfter the Retry-After of such a shed request, of a request refused while the
  *     instance stops, and of a store that did not answer
+ * @param lagProbeInterval how often each event loop is probed for how late it runs a task that was
+ *     due (the {@code flashclaim.http.event.loop.lag} meter): a loop that falls behind delays every
+ *     request on it before any filter sees it
  */
 @ConfigurationProperties("flashclaim.http")
 public record HttpConfig(
     @Bindable(defaultValue = "256") int maxInFlight,
-    @Bindable(defaultValue = "1s") Duration retryAfter) {}
+    @Bindable(defaultValue = "1s") Duration retryAfter,
+    @Bindable(defaultValue = "100ms") Duration lagProbeInterval) {}
