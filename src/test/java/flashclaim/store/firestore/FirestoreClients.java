@@ -129,6 +129,7 @@ public final class FirestoreClients implements StoreClients {
   public AuditStore auditStore(int i, int pageSize) {
     return adapter(
         AuditStore.class,
+        "/pages-of-" + pageSize,
         i,
         db -> {
           FirestoreAuditStore store =
@@ -156,10 +157,15 @@ public final class FirestoreClients implements StoreClients {
                 new ContentionCounters()));
   }
 
-  private synchronized <T> T adapter(Class<T> port, int i, Function<Firestore, T> create) {
+  private <T> T adapter(Class<T> port, int i, Function<Firestore, T> create) {
+    return adapter(port, "", i, create);
+  }
+
+  private synchronized <T> T adapter(
+      Class<T> port, String variant, int i, Function<Firestore, T> create) {
     int client = Math.floorMod(i, clients.size());
     return port.cast(
-        adapters.computeIfAbsent(port.getSimpleName() + "/" + client, k -> create.apply(db(client))));
+        adapters.computeIfAbsent(port.getSimpleName() + variant + "/" + client, k -> create.apply(db(client))));
   }
 
   /** The service's default claim settings (those of the Firestore strategy and the deadline). */

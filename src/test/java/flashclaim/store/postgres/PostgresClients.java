@@ -155,7 +155,8 @@ public final class PostgresClients implements StoreClients {
   @Override
   public AuditStore auditStore(int i, int pageSize) {
     AuditConfig audit = new AuditConfig(100_000, pageSize, Duration.ofMinutes(1));
-    return adapter(AuditStore.class, i, db -> new PostgresAuditStore(db, audit));
+    return adapter(
+        AuditStore.class, "/pages-of-" + pageSize, i, db -> new PostgresAuditStore(db, audit));
   }
 
   @Override
@@ -166,11 +167,16 @@ public final class PostgresClients implements StoreClients {
         db -> new PostgresClaimStore(db, CONFIG, Clock.systemUTC(), new ClaimCallCounters()));
   }
 
-  private synchronized <T> T adapter(Class<T> port, int i, Function<PostgresCalls, T> create) {
+  private <T> T adapter(Class<T> port, int i, Function<PostgresCalls, T> create) {
+    return adapter(port, "", i, create);
+  }
+
+  private synchronized <T> T adapter(
+      Class<T> port, String variant, int i, Function<PostgresCalls, T> create) {
     int client = Math.floorMod(i, calls.size());
     return port.cast(
         adapters.computeIfAbsent(
-            port.getSimpleName() + "/" + client, k -> create.apply(calls.get(client))));
+            port.getSimpleName() + variant + "/" + client, k -> create.apply(calls.get(client))));
   }
 
   @Override
