@@ -31,8 +31,8 @@ import org.junit.jupiter.api.Test;
  * their state, a code found in the campaigns that hold it, a transition conditioned on the
  * version read (of racing writers that saw one version exactly one writes) that leaves the
  * assignment and the claim records alone; and, with a {@link RedemptionService} over each client,
- * identical deliveries racing through every client apply exactly once per coupon, and a racing
- * redeem and cancel of one order end where their answers say.
+ * identical deliveries racing through every client apply exactly once per coupon, and racing
+ * redeems and cancels of one order end where their answers say.
  */
 public abstract class RedemptionStoreContract extends StoreContract {
   private static final Clock CLOCK = Clock.systemUTC();
@@ -217,18 +217,19 @@ public abstract class RedemptionStoreContract extends StoreContract {
   }
 
   /**
-   * A redeem and a cancel of one order race, 8 times over on fresh coupons, through different
-   * clients: the redeem always applies; the cancel applies only after it (the coupon ends
-   * assigned) or is refused before it (the coupon ends redeemed by the order).
+   * 4 redeems and 4 cancels of one order race through every client, on 6 fresh coupons in turn:
+   * the redeem applies exactly once, the cancel at most once (only after it), every other delivery
+   * is already applied or refused, and the coupon ends where the answers say: assigned when the
+   * cancel applied, else redeemed by the order.
    */
   @Test
-  void aRacingRedeemAndCancelEndWhereTheirAnswersSay() throws Exception {
-    int rounds = 8;
+  void racingRedeemsAndCancelsEndWhereTheirAnswersSay() throws Exception {
+    int rounds = 6;
     Campaign campaign = newCampaign(rounds, rounds);
     for (CouponCode code : codes(campaign, rounds)) {
       List<RedemptionOutcome> answers =
           Concurrently.run(
-              2,
+              8,
               i ->
                   () ->
                       service(i)
@@ -237,17 +238,29 @@ public abstract class RedemptionStoreContract extends StoreContract {
                                   code,
                                   campaign.id(),
                                   ORDER,
-                                  i == 0
+                                  i % 2 == 0
                                       ? RedemptionEvent.Kind.REDEEMED
                                       : RedemptionEvent.Kind.CANCELLED)));
-      assertThat(answers.get(0)).isInstanceOf(RedemptionOutcome.Applied.class);
-      RedeemableCoupon end = store(2).find(campaign.id(), code).orElseThrow();
-      if (answers.get(1) instanceof RedemptionOutcome.Applied) {
-        assertThat(end.state()).isEqualTo(RedemptionState.ASSIGNED);
-      } else {
-        assertThat(answers.get(1)).isInstanceOf(RedemptionOutcome.InvalidTransition.class);
-        assertThat(end.state()).isEqualTo(RedemptionState.REDEEMED);
+      long redeemsApplied = 0;
+      long cancelsApplied = 0;
+      for (int i = 0; i < answers.size(); i++) {
+        RedemptionOutcome answer = answers.get(i);
+        assertThat(answer)
+            .isInstanceOfAny(
+                RedemptionOutcome.Applied.class,
+                RedemptionOutcome.AlreadyApplied.class,
+                RedemptionOutcome.InvalidTransition.class);
+        if (answer instanceof RedemptionOutcome.Applied && i % 2 == 0) {
+          redeemsApplied++;
+        } else if (answer instanceof RedemptionOutcome.Applied) {
+          cancelsApplied++;
+        }
       }
+      assertThat(redeemsApplied).as(code.value()).isEqualTo(1);
+      assertThat(cancelsApplied).as(code.value()).isLessThanOrEqualTo(1);
+      RedeemableCoupon end = store(2).find(campaign.id(), code).orElseThrow();
+      assertThat(end.state())
+          .isEqualTo(cancelsApplied == 1 ? RedemptionState.ASSIGNED : RedemptionState.REDEEMED);
       assertThat(end.lastOrder()).isEqualTo(ORDER);
     }
     assertClaimsUntouched(campaign, rounds);
