@@ -2,65 +2,24 @@ package flashclaim.audit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import flashclaim.Deadline;
 import flashclaim.campaign.Campaign;
-import flashclaim.campaign.CampaignId;
-import flashclaim.campaign.CouponCode;
 import flashclaim.claim.ClaimStore;
-import flashclaim.claim.UserId;
 import flashclaim.testing.Concurrently;
 import flashclaim.testing.StoreContract;
-import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 /**
  * The contract of an {@link AuditStore}, run against the real store by a subclass per store, with
  * {@value #CLIENTS} store clients of their own and no service: the view streams every coupon and
  * claim record sorted by coupon id, page by page, with the holder on both sides; and it is one
- * moment of the store: audits that read while claims commit through the other clients always
- * find each claim wholly in or wholly out (no G1, G2, G3 or G5 finding), with as many claim
- * records as assigned coupons, and the last one counts every claim exactly.
+ * moment of the store: audits that read while claims commit through the other clients always find
+ * each claim wholly in or wholly out (no G1, G2, G3 or G5 finding), with as many claim records as
+ * assigned coupons, and the last one counts every claim exactly.
  */
 public abstract class AuditStoreContract extends StoreContract {
-  private static final Clock CLOCK = Clock.systemUTC();
-  private int campaignCounter;
-
-  private Campaign newCampaign(int coupons) {
-    String id =
-        getClass().getSimpleName().toLowerCase()
-            + "-"
-            + System.nanoTime() % 100_000_000
-            + "-"
-            + (++campaignCounter);
-    Campaign campaign = new Campaign(new CampaignId(id), "audit", 1, null, null, Instant.now());
-    assertThat(clients().campaignStore(0).create(campaign)).isTrue();
-    List<CouponCode> codes =
-        IntStream.range(0, coupons).mapToObj(i -> new CouponCode("AU" + i + "-" + id)).toList();
-    clients().couponStore(0).add(campaign.id(), codes);
-    return campaign;
-  }
-
-  private ClaimStore.Attempt claim(int client, Campaign campaign, String user) {
-    for (int attempt = 0; attempt < 50; attempt++) {
-      ClaimStore.Attempt answer =
-          clients()
-              .claimStore(client)
-              .tryClaim(
-                  campaign,
-                  new UserId(user),
-                  0,
-                  Deadline.after(Instant.now(), Duration.ofSeconds(10), CLOCK));
-      if (!(answer instanceof ClaimStore.Attempt.Contended)) {
-        return answer;
-      }
-    }
-    throw new AssertionError("contended 50 times: " + user);
-  }
 
   private AuditReport audit(int client, Campaign campaign, int pageSize) {
     return new AuditService(clients().campaignStore(client), clients().auditStore(client, pageSize))
@@ -69,14 +28,14 @@ public abstract class AuditStoreContract extends StoreContract {
   }
 
   /**
-   * 30 coupons, 12 claimed, read in pages of 7: every coupon and claim record comes once, sorted
-   * by coupon id, each claim record naming its coupon's holder; the pages are counted.
+   * 30 coupons, 12 claimed, read in pages of 7: every coupon and claim record comes once, sorted by
+   * coupon id, each claim record naming its coupon's holder; the pages are counted.
    */
   @Test
   void theViewStreamsEveryRowSortedAndPaged() {
-    Campaign campaign = newCampaign(30);
+    Campaign campaign = newCampaign(1, 30);
     for (int i = 0; i < 12; i++) {
-      assertThat(claim(i, campaign, "reader-" + i)).isInstanceOf(ClaimStore.Attempt.Won.class);
+      assertThat(claim(i, campaign, "reader-" + i, 0)).isInstanceOf(ClaimStore.Attempt.Won.class);
     }
     Instant before = Instant.now().minusSeconds(60);
     clients()
@@ -117,14 +76,14 @@ public abstract class AuditStoreContract extends StoreContract {
    */
   @Test
   void auditsWhileClaimsCommitSeeEachClaimWhollyInOrOut() throws Exception {
-    Campaign campaign = newCampaign(60);
+    Campaign campaign = newCampaign(1, 60);
     List<Object> results =
         Concurrently.run(
             91,
             i ->
                 () -> {
                   if (i < 90) {
-                    return claim(i % 2, campaign, "racer-" + i);
+                    return claim(i % 2, campaign, "racer-" + i, 0);
                   }
                   List<AuditReport> reports = new ArrayList<>();
                   for (int a = 0; a < 15; a++) {

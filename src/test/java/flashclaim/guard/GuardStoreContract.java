@@ -3,8 +3,8 @@ package flashclaim.guard;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flashclaim.testing.Concurrently;
-import flashclaim.testing.StoreContract;
 import flashclaim.testing.MovableClock;
+import flashclaim.testing.StoreContract;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -18,16 +18,15 @@ import org.junit.jupiter.api.Test;
  * The contract of a {@link GuardStore}, run against the real store by a subclass per store, with
  * {@value #CLIENTS} store clients of their own and no service: of concurrent creates exactly one
  * wins; a delete conditioned on a version removes only that version; and, with a {@link
- * ModificationGuard} over each client on one movable clock, exactly one of many concurrent
- * requests enters a resource, a stale guard (its holder never left) is taken over by exactly one
- * request once its TTL has passed and not before, and the stale holder's leave removes nothing.
+ * ModificationGuard} over each client on one movable clock, exactly one of many concurrent requests
+ * enters a resource, a stale guard (its holder never left) is taken over by exactly one request
+ * once its TTL has passed and not before, and the stale holder's leave removes nothing.
  */
 public abstract class GuardStoreContract extends StoreContract {
   private static final Duration TTL = Duration.ofSeconds(30);
   private static final Duration RETRY_AFTER = Duration.ofSeconds(1);
 
-  private final MovableClock clock =
-      new MovableClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
+  private final MovableClock clock = new MovableClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
   private final List<ModificationGuard> guards = new ArrayList<>();
   private int resourceCounter;
 
@@ -101,8 +100,7 @@ public abstract class GuardStoreContract extends StoreContract {
     GuardedResource resource = newResource();
     int requests = 12;
     for (int round = 0; round < 20; round++) {
-      List<GuardEntry> entries =
-          Concurrently.run(requests, i -> () -> guard(i).enter(resource));
+      List<GuardEntry> entries = Concurrently.run(requests, i -> () -> guard(i).enter(resource));
 
       List<GuardEntry.Entered> entered =
           entries.stream()

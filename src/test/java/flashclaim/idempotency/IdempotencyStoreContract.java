@@ -3,8 +3,8 @@ package flashclaim.idempotency;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flashclaim.testing.Concurrently;
-import flashclaim.testing.StoreContract;
 import flashclaim.testing.MovableClock;
+import flashclaim.testing.StoreContract;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -16,9 +16,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The contract of an {@link IdempotencyStore}, run against the real store by a subclass per
- * store, with {@value #CLIENTS} store clients of their own and no service: of concurrent creates
- * exactly one wins; completion and deletion are conditioned on the version; and, with an {@link
+ * The contract of an {@link IdempotencyStore}, run against the real store by a subclass per store,
+ * with {@value #CLIENTS} store clients of their own and no service: of concurrent creates exactly
+ * one wins; completion and deletion are conditioned on the version; and, with an {@link
  * IdempotencyService} over each client on one movable clock, exactly one of many concurrent
  * requests with one key proceeds, its result is replayed byte for byte through every client, a
  * different request under the key is a mismatch, an abandoned key is free at once, an in-flight
@@ -34,8 +34,7 @@ public abstract class IdempotencyStoreContract extends StoreContract {
       new StoredResponse(
           201, "application/json", "/v1/things/1", "{\"id\":1}".getBytes(StandardCharsets.UTF_8));
 
-  private final MovableClock clock =
-      new MovableClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
+  private final MovableClock clock = new MovableClock(Instant.now().truncatedTo(ChronoUnit.MILLIS));
   private final List<IdempotencyService> services = new ArrayList<>();
   private int keyCounter;
 
@@ -47,7 +46,8 @@ public abstract class IdempotencyStoreContract extends StoreContract {
   @BeforeAll
   void startServices() {
     IdempotencyConfig config =
-        new IdempotencyConfig(true, List.of(), RETENTION, IN_FLIGHT, MAX_BODY, Duration.ofSeconds(1));
+        new IdempotencyConfig(
+            true, List.of(), RETENTION, IN_FLIGHT, MAX_BODY, Duration.ofSeconds(1));
     for (int i = 0; i < CLIENTS; i++) {
       services.add(new IdempotencyService(store(i), config, clock));
     }
@@ -122,8 +122,8 @@ public abstract class IdempotencyStoreContract extends StoreContract {
 
   /**
    * 12 requests with one key through every client at once: exactly one proceeds, the others are
-   * told it is in flight; once it completes, a repeat through every client replays its result
-   * byte for byte.
+   * told it is in flight; once it completes, a repeat through every client replays its result byte
+   * for byte.
    */
   @Test
   void ofConcurrentRequestsWithOneKeyExactlyOneProceedsAndItsResultIsReplayed() throws Exception {
@@ -161,11 +161,14 @@ public abstract class IdempotencyStoreContract extends StoreContract {
   void anotherRequestUnderTheKeyIsAMismatchAndKeysAreScopedPerCaller() {
     IdempotencyKey key = newKey();
     IdempotencyService.Start first = service(0).start("alice", key, "fp");
-    assertThat(service(1).start("alice", key, "other")).isInstanceOf(IdempotencyService.Start.Mismatch.class);
-    assertThat(service(2).start("bob", key, "fp")).isInstanceOf(IdempotencyService.Start.Proceed.class);
+    assertThat(service(1).start("alice", key, "other"))
+        .isInstanceOf(IdempotencyService.Start.Mismatch.class);
+    assertThat(service(2).start("bob", key, "fp"))
+        .isInstanceOf(IdempotencyService.Start.Proceed.class);
 
     service(0).complete(((IdempotencyService.Start.Proceed) first).ticket(), CREATED);
-    assertThat(service(1).start("alice", key, "other")).isInstanceOf(IdempotencyService.Start.Mismatch.class);
+    assertThat(service(1).start("alice", key, "other"))
+        .isInstanceOf(IdempotencyService.Start.Mismatch.class);
   }
 
   /** An abandoned key is free at once; the abandoned ticket can store nothing afterwards. */
@@ -194,7 +197,8 @@ public abstract class IdempotencyStoreContract extends StoreContract {
     IdempotencyService.Ticket lost =
         ((IdempotencyService.Start.Proceed) service(0).start("alice", key, "fp")).ticket();
     clock.move(IN_FLIGHT.minusSeconds(1));
-    assertThat(service(1).start("alice", key, "fp")).isInstanceOf(IdempotencyService.Start.InFlight.class);
+    assertThat(service(1).start("alice", key, "fp"))
+        .isInstanceOf(IdempotencyService.Start.InFlight.class);
 
     clock.move(Duration.ofSeconds(2));
     List<IdempotencyService.Start> starts =
@@ -221,7 +225,8 @@ public abstract class IdempotencyStoreContract extends StoreContract {
         ((IdempotencyService.Start.Proceed) service(0).start("alice", key, "fp")).ticket();
     service(0).complete(first, CREATED);
     clock.move(RETENTION.minusSeconds(1));
-    assertThat(service(1).start("alice", key, "fp")).isInstanceOf(IdempotencyService.Start.Replay.class);
+    assertThat(service(1).start("alice", key, "fp"))
+        .isInstanceOf(IdempotencyService.Start.Replay.class);
 
     clock.move(Duration.ofSeconds(2));
     assertThat(service(2).start("alice", key, "another request"))

@@ -8,9 +8,9 @@ import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A lock holder in a process of its own, for the test that kills it: with a store client of its
- * own and no service, it takes the lock of a key, prints {@code FENCE <token>}, and keeps holding
- * it (renewing the lease) until the process dies.
+ * A lock holder in a process of its own, for the test that kills it: with a store client of its own
+ * and no service, it takes the lock of a key, prints {@code FENCE <token>}, and keeps holding it
+ * (renewing the lease) until the process dies.
  *
  * <p>Arguments: key, lease in milliseconds, then the {@link StoreClients#store() store} and {@link
  * StoreClients#location() where it is}.
@@ -33,7 +33,12 @@ public final class LockHolderMain {
         new LockService(
             client.lockStore(0),
             new LockConfig(
-                lease, Duration.ofMinutes(2), Duration.ofMillis(20), Duration.ofMillis(500), 0.33, 1),
+                lease,
+                Duration.ofMinutes(2),
+                Duration.ofMillis(20),
+                Duration.ofMillis(500),
+                0.33,
+                1),
             Clock.systemUTC());
     LockOutcome<Void> outcome =
         locks.runWithLock(

@@ -230,7 +230,8 @@ public abstract class LockStoreContract extends StoreContract {
     assertThat(holding.await(60, TimeUnit.SECONDS)).isTrue();
 
     LockOutcome<String> parallel =
-        locks(1).runWithLock(other, options(Duration.ofSeconds(10), Duration.ZERO), lock -> "other");
+        locks(1)
+            .runWithLock(other, options(Duration.ofSeconds(10), Duration.ZERO), lock -> "other");
     Duration wait = Duration.ofMillis(700);
     Instant started = Instant.now();
     AtomicInteger ranWhileHeld = new AtomicInteger();
@@ -312,7 +313,8 @@ public abstract class LockStoreContract extends StoreContract {
   void expiredLeaseOfAKilledProcessIsTakenOver() throws Exception {
     String key = newKey();
     Duration lease = Duration.ofSeconds(2);
-    LockOutcome<Long> first = locks(0).runWithLock(key, locks(0).defaults(), HeldLock::fencingToken);
+    LockOutcome<Long> first =
+        locks(0).runWithLock(key, locks(0).defaults(), HeldLock::fencingToken);
     long before = ((LockOutcome.Ran<Long>) first).fencingToken();
 
     Process holder = startHolderProcess(key, lease);

@@ -2,14 +2,11 @@ package flashclaim.redemption;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import flashclaim.Deadline;
 import flashclaim.audit.AuditReport;
 import flashclaim.audit.AuditService;
 import flashclaim.campaign.Campaign;
-import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CouponCode;
 import flashclaim.claim.ClaimStore;
-import flashclaim.claim.UserId;
 import flashclaim.lock.LockConfig;
 import flashclaim.lock.LockService;
 import flashclaim.testing.Concurrently;
@@ -21,25 +18,23 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
  * The contract of a {@link RedemptionStore}, run against the real store by a subclass per store,
- * with {@value #CLIENTS} store clients of their own and no service: coupons read by code with
- * their state, a code found in the campaigns that hold it, a transition conditioned on the
- * version read (of racing writers that saw one version exactly one writes) that leaves the
- * assignment and the claim records alone; and, with a {@link RedemptionService} over each client,
- * identical deliveries racing through every client apply exactly once per coupon, and racing
- * redeems and cancels of one order end where their answers say.
+ * with {@value #CLIENTS} store clients of their own and no service: coupons read by code with their
+ * state, a code found in the campaigns that hold it, a transition conditioned on the version read
+ * (of racing writers that saw one version exactly one writes) that leaves the assignment and the
+ * claim records alone; and, with a {@link RedemptionService} over each client, identical deliveries
+ * racing through every client apply exactly once per coupon, and racing redeems and cancels of one
+ * order end where their answers say.
  */
 public abstract class RedemptionStoreContract extends StoreContract {
   private static final Clock CLOCK = Clock.systemUTC();
   private static final OrderId ORDER = new OrderId("order-1");
 
   private final List<RedemptionService> services = new ArrayList<>();
-  private int campaignCounter;
 
   @BeforeAll
   void startServices() {
@@ -68,37 +63,12 @@ public abstract class RedemptionStoreContract extends StoreContract {
   }
 
   /** A campaign whose first {@code claimed} of {@code coupons} codes are claimed, one per user. */
-  private Campaign newCampaign(int coupons, int claimed) {
-    String id =
-        getClass().getSimpleName().toLowerCase()
-            + "-"
-            + System.nanoTime() % 100_000_000
-            + "-"
-            + (++campaignCounter);
-    Campaign campaign =
-        new Campaign(new CampaignId(id), "redemption", 1, null, null, Instant.now());
-    assertThat(clients().campaignStore(0).create(campaign)).isTrue();
-    if (coupons > 0) {
-      clients().couponStore(0).add(campaign.id(), codes(campaign, coupons));
-    }
+  private Campaign claimedCampaign(int coupons, int claimed) {
+    Campaign campaign = newCampaign(1, coupons);
     for (int i = 0; i < claimed; i++) {
-      ClaimStore.Attempt won =
-          clients()
-              .claimStore(i)
-              .tryClaim(
-                  campaign,
-                  new UserId("shopper-" + i),
-                  0,
-                  Deadline.after(Instant.now(), Duration.ofSeconds(10), CLOCK));
-      assertThat(won).isInstanceOf(ClaimStore.Attempt.Won.class);
+      assertThat(claim(i, campaign, "shopper-" + i, 0)).isInstanceOf(ClaimStore.Attempt.Won.class);
     }
     return campaign;
-  }
-
-  private static List<CouponCode> codes(Campaign campaign, int n) {
-    return IntStream.range(0, n)
-        .mapToObj(i -> new CouponCode("R" + i + "-" + campaign.id().value()))
-        .toList();
   }
 
   private List<RedeemableCoupon> byState(Campaign campaign, int n, RedemptionState state) {
@@ -126,7 +96,7 @@ public abstract class RedemptionStoreContract extends StoreContract {
    */
   @Test
   void couponsAreFoundByCodeWithTheirState() {
-    Campaign campaign = newCampaign(3, 1);
+    Campaign campaign = claimedCampaign(3, 1);
     assertThat(byState(campaign, 3, RedemptionState.ASSIGNED)).hasSize(1);
     assertThat(byState(campaign, 3, RedemptionState.UNASSIGNED)).hasSize(2);
     CouponCode code = codes(campaign, 1).get(0);
@@ -134,7 +104,7 @@ public abstract class RedemptionStoreContract extends StoreContract {
         .isEmpty();
     assertThat(store(2).campaignsWithCode(code, 2)).containsExactly(campaign.id());
 
-    Campaign other = newCampaign(0, 0);
+    Campaign other = claimedCampaign(0, 0);
     clients().couponStore(1).add(other.id(), List.of(code));
     assertThat(store(0).campaignsWithCode(code, 2))
         .containsExactlyInAnyOrder(campaign.id(), other.id());
@@ -144,13 +114,13 @@ public abstract class RedemptionStoreContract extends StoreContract {
   }
 
   /**
-   * 12 transitions from one read version, through every client at once: exactly one is written;
-   * the coupon then reads in its new state with its order, a new version, and a transition from
-   * the old version writes nothing. The claim records and assignments stay as they were.
+   * 12 transitions from one read version, through every client at once: exactly one is written; the
+   * coupon then reads in its new state with its order, a new version, and a transition from the old
+   * version writes nothing. The claim records and assignments stay as they were.
    */
   @Test
   void ofTransitionsFromOneVersionExactlyOneIsWritten() throws Exception {
-    Campaign campaign = newCampaign(2, 2);
+    Campaign campaign = claimedCampaign(2, 2);
     RedeemableCoupon seen = byState(campaign, 2, RedemptionState.ASSIGNED).get(0);
     Instant at = Instant.now().truncatedTo(ChronoUnit.MICROS);
 
@@ -160,8 +130,7 @@ public abstract class RedemptionStoreContract extends StoreContract {
             i ->
                 () ->
                     store(i)
-                        .transition(
-                            seen, RedemptionState.REDEEMED, new OrderId("order-" + i), at));
+                        .transition(seen, RedemptionState.REDEEMED, new OrderId("order-" + i), at));
 
     List<RedeemableCoupon> won = written.stream().flatMap(Optional::stream).toList();
     assertThat(won).hasSize(1);
@@ -170,8 +139,7 @@ public abstract class RedemptionStoreContract extends StoreContract {
     assertThat(now.lastOrder()).isEqualTo(won.get(0).lastOrder());
     assertThat(now.version()).isNotEqualTo(seen.version());
     assertThat(store(2).transition(seen, RedemptionState.ASSIGNED, ORDER, at)).isEmpty();
-    assertThat(store(2).transition(now, RedemptionState.ASSIGNED, now.lastOrder(), at))
-        .isPresent();
+    assertThat(store(2).transition(now, RedemptionState.ASSIGNED, now.lastOrder(), at)).isPresent();
     assertThat(store(0).find(campaign.id(), seen.code()).orElseThrow().state())
         .isEqualTo(RedemptionState.ASSIGNED);
     assertClaimsUntouched(campaign, 2);
@@ -188,7 +156,7 @@ public abstract class RedemptionStoreContract extends StoreContract {
   void identicalDeliveriesRacingThroughEveryClientApplyExactlyOnce() throws Exception {
     int coupons = 5;
     int copies = 6;
-    Campaign campaign = newCampaign(coupons, coupons);
+    Campaign campaign = claimedCampaign(coupons, coupons);
     List<CouponCode> codes = codes(campaign, coupons);
     List<RedemptionOutcome> answers =
         Concurrently.run(
@@ -198,7 +166,10 @@ public abstract class RedemptionStoreContract extends StoreContract {
                     service(i)
                         .apply(
                             new RedemptionEvent(
-                                codes.get(i / copies), null, ORDER, RedemptionEvent.Kind.REDEEMED)));
+                                codes.get(i / copies),
+                                null,
+                                ORDER,
+                                RedemptionEvent.Kind.REDEEMED)));
 
     for (int c = 0; c < coupons; c++) {
       List<RedemptionOutcome> mine = answers.subList(c * copies, (c + 1) * copies);
@@ -217,15 +188,15 @@ public abstract class RedemptionStoreContract extends StoreContract {
   }
 
   /**
-   * 4 redeems and 4 cancels of one order race through every client, on 6 fresh coupons in turn:
-   * the redeem applies exactly once, the cancel at most once (only after it), every other delivery
-   * is already applied or refused, and the coupon ends where the answers say: assigned when the
-   * cancel applied, else redeemed by the order.
+   * 4 redeems and 4 cancels of one order race through every client, on 6 fresh coupons in turn: the
+   * redeem applies exactly once, the cancel at most once (only after it), every other delivery is
+   * already applied or refused, and the coupon ends where the answers say: assigned when the cancel
+   * applied, else redeemed by the order.
    */
   @Test
   void racingRedeemsAndCancelsEndWhereTheirAnswersSay() throws Exception {
     int rounds = 6;
-    Campaign campaign = newCampaign(rounds, rounds);
+    Campaign campaign = claimedCampaign(rounds, rounds);
     for (CouponCode code : codes(campaign, rounds)) {
       List<RedemptionOutcome> answers =
           Concurrently.run(

@@ -10,7 +10,6 @@ import flashclaim.testing.Tokens;
 import flashclaim.testing.Webhooks;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
 import java.util.function.Predicate;

@@ -84,6 +84,11 @@ public final class FirestoreClients implements StoreClients {
   }
 
   @Override
+  public StoreClients more(int n) {
+    return new FirestoreClients(host, n);
+  }
+
+  @Override
   public int size() {
     return clients.size();
   }
@@ -133,15 +138,16 @@ public final class FirestoreClients implements StoreClients {
         i,
         db -> {
           FirestoreAuditStore store =
-              new FirestoreAuditStore(db, CONFIG, new AuditConfig(pageSize, 1000, Duration.ofMinutes(1)));
+              new FirestoreAuditStore(
+                  db, CONFIG, new AuditConfig(pageSize, 1000, Duration.ofMinutes(1)));
           closeables.add(store::close);
           return store;
         });
   }
 
   /**
-   * The service's default claim strategy on client {@code i}, with a candidate pool of its own.
-   * The one place of the tests without a service that builds a Firestore claim strategy.
+   * The service's default claim strategy on client {@code i}, with a candidate pool of its own. The
+   * one place of the tests without a service that builds a Firestore claim strategy.
    */
   @Override
   public ClaimStore claimStore(int i) {
@@ -165,7 +171,8 @@ public final class FirestoreClients implements StoreClients {
       Class<T> port, String variant, int i, Function<Firestore, T> create) {
     int client = Math.floorMod(i, clients.size());
     return port.cast(
-        adapters.computeIfAbsent(port.getSimpleName() + variant + "/" + client, k -> create.apply(db(client))));
+        adapters.computeIfAbsent(
+            port.getSimpleName() + variant + "/" + client, k -> create.apply(db(client))));
   }
 
   /** The service's default claim settings (those of the Firestore strategy and the deadline). */

@@ -118,6 +118,11 @@ public final class PostgresClients implements StoreClients {
   }
 
   @Override
+  public StoreClients more(int n) {
+    return attach(url, n);
+  }
+
+  @Override
   public int size() {
     return pools.size();
   }
