@@ -86,15 +86,15 @@ public abstract class CouponStoreContract extends StoreContract {
   }
 
   /**
-   * 4 seedings at once through every client, each of the same 300 codes and 50 of its own: every
-   * code is added exactly once over all calls (added sums to 500, skipped to the rest), and the
+   * A seeding through every client at once, each of the same 300 codes and 50 of its own: every
+   * code is added exactly once over all calls (added sums to 450, skipped to the rest), and the
    * stock is exact. (A seeding that could not count itself as ended may leave the additions in
    * progress until its lease is over: that only keeps the sold-out fast path off.)
    */
   @Test
   void concurrentSeedingsOfTheSameCodesAddEachOnce() throws Exception {
     CampaignId id = newCampaign();
-    int calls = 4;
+    int calls = CLIENTS;
     List<CouponStore.AddResult> results =
         Concurrently.run(
             calls,
