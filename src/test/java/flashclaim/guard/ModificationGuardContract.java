@@ -5,29 +5,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import flashclaim.Sha256;
 import flashclaim.testing.Api;
 import flashclaim.testing.Claimer;
+import flashclaim.testing.Concurrently;
 import flashclaim.testing.HeldRoutes;
 import flashclaim.testing.MultiInstanceTest;
-import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.StoreBackend;
 import flashclaim.testing.Tokens;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -35,8 +28,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The modification guard through {@value MultiInstanceTest#INSTANCES} instances on a real store:
  * one winner among concurrent modifications of one resource, no interference between different
- * resources or different users, which requests it covers, release whatever the answer (also when
- * the client hangs up), and takeover of the guard of a killed instance after the TTL.
+ * resources or different users, which requests it covers, and release whatever the answer (also
+ * when the client hangs up). The store's part (create-if-absent, takeover of a stale guard after
+ * its TTL, release of one's own version only) is {@link GuardStoreContract}.
  */
 public abstract class ModificationGuardContract extends MultiInstanceTest {
   private static final String CONFLICT_TYPE = "urn:flashclaim:problem:concurrent-modification";
@@ -68,7 +62,7 @@ public abstract class ModificationGuardContract extends MultiInstanceTest {
     String path = "/v1/admin/campaigns/" + campaign + "/coupons";
 
     List<Api.Response> answers =
-        allAtOnce(
+        Concurrently.run(
             requests,
             i ->
                 () ->
@@ -92,7 +86,7 @@ public abstract class ModificationGuardContract extends MultiInstanceTest {
     String campaign = newCampaign(1, 1_000);
 
     List<Api.Response> answers =
-        allAtOnce(
+        Concurrently.run(
             users * clicks,
             i ->
                 () ->
@@ -125,7 +119,7 @@ public abstract class ModificationGuardContract extends MultiInstanceTest {
       campaigns.add(newCampaign(1, 0));
     }
     List<Api.Response> seeded =
-        allAtOnce(
+        Concurrently.run(
             campaigns.size(),
             i ->
                 () ->
@@ -142,7 +136,7 @@ public abstract class ModificationGuardContract extends MultiInstanceTest {
     int users = 30;
     String campaign = campaigns.get(0);
     List<Claimer.Result> claims =
-        allAtOnce(users, i -> () -> Claimer.claimUntilFinal(instance(i), campaign, "neighbour-" + i));
+        Concurrently.run(users, i -> () -> Claimer.claimUntilFinal(instance(i), campaign, "neighbour-" + i));
     assertThat(claims).extracting(Claimer.Result::status).containsOnly(201);
     assertThat(claims).extracting(Claimer.Result::conflicts).containsOnly(0);
     assertStoreConsistent(campaign, users);
@@ -221,51 +215,6 @@ public abstract class ModificationGuardContract extends MultiInstanceTest {
         .isEqualTo(200);
   }
 
-  /**
-   * An instance killed while it holds a guard (its store connection cut, so it cannot release)
-   * leaves the guard behind: the resource answers 409 until the TTL has passed, then the next
-   * request removes the stale guard and goes through.
-   */
-  @Test
-  void staleGuardOfAKilledInstanceIsTakenOverAfterTheTtl() throws Exception {
-    Duration ttl = Duration.ofSeconds(6);
-    Map<String, Object> shortTtl = Map.of("flashclaim.guard.ttl", ttl.toMillis() + "ms");
-    String alice = Tokens.user("alice");
-    String path = "/v1/test/held/stale";
-    try (ServiceInstance survivor = startInstance(shortTtl)) {
-      ServiceInstance doomed = startInstance(shortTtl);
-      URI doomedUrl = doomed.url();
-      Future<Object> lost =
-          clients.submit(
-              () -> {
-                try {
-                  return Api.post(doomedUrl, path + "?gate=stale", alice, null);
-                } catch (RuntimeException connectionLost) {
-                  return connectionLost;
-                }
-              });
-      await(() -> guards().size() == 1);
-      StoreBackend.StoredGuard stale = guards().get(0);
-      Instant staleFrom = Instant.ofEpochSecond(stale.expiresAt().getEpochSecond());
-      backend().cutOff(doomed);
-      HeldRoutes.open("stale");
-      doomed.close();
-      lost.get(60, TimeUnit.SECONDS);
-      assertThat(guards()).extracting(StoreBackend.StoredGuard::id).containsExactly(stale.id());
-
-      assertConflict(Api.post(survivor.url(), path, alice, null));
-      Api.Response after;
-      do {
-        Thread.sleep(200);
-        after = Api.post(survivor.url(), path, alice, null);
-      } while (after.status() == 409 && Instant.now().isBefore(staleFrom.plusSeconds(30)));
-      assertThat(after.status()).as(after.toString()).isEqualTo(200);
-      assertThat(Instant.now()).isAfterOrEqualTo(staleFrom);
-      assertThat(HeldRoutes.calls(path)).isEqualTo(2);
-      assertThat(guards()).isEmpty();
-    }
-  }
-
   private static void assertConflict(Api.Response response) {
     assertThat(response.status()).as(response.toString()).isEqualTo(409);
     assertThat(response.contentType()).startsWith("application/problem+json");
@@ -275,35 +224,6 @@ public abstract class ModificationGuardContract extends MultiInstanceTest {
 
   private List<StoreBackend.StoredGuard> guards() {
     return backend().guards();
-  }
-
-  /** Runs {@code n} tasks released at the same moment, once every one of them is ready. */
-  private <T> List<T> allAtOnce(int n, IntFunction<Callable<T>> task) throws Exception {
-    ExecutorService threads = Executors.newFixedThreadPool(n);
-    try {
-      CountDownLatch ready = new CountDownLatch(n);
-      CountDownLatch go = new CountDownLatch(1);
-      List<Future<T>> futures = new ArrayList<>();
-      for (int i = 0; i < n; i++) {
-        Callable<T> call = task.apply(i);
-        futures.add(
-            threads.submit(
-                () -> {
-                  ready.countDown();
-                  go.await();
-                  return call.call();
-                }));
-      }
-      assertThat(ready.await(60, TimeUnit.SECONDS)).isTrue();
-      go.countDown();
-      List<T> results = new ArrayList<>();
-      for (Future<T> f : futures) {
-        results.add(f.get(300, TimeUnit.SECONDS));
-      }
-      return results;
-    } finally {
-      threads.shutdownNow();
-    }
   }
 
   private static void await(BooleanSupplier condition) throws InterruptedException {

@@ -31,7 +31,8 @@ import org.junit.jupiter.api.Test;
  * Idempotency-Key through {@value MultiInstanceTest#INSTANCES} instances on the emulator: replay of
  * the first result on any instance without running the request again, 422 for another request
  * under the same key, 409 while the first is in flight, 400 for a missing required or malformed
- * key, keys scoped per caller, retryable results not stored, expiry, and the body size limit.
+ * key, keys scoped per caller, retryable results not stored, and the body size limit. Expiry and
+ * the store's atomic steps are {@link IdempotencyStoreContract}.
  * Keys are for authenticated callers: an anonymous request writes no record, and refusals (401,
  * 403, 404, 422) are never stored, so a repeat is answered afresh.
  */
@@ -214,28 +215,6 @@ public abstract class IdempotencyKeyContract extends MultiInstanceTest {
     assertThat(retried.status()).isEqualTo(201);
     assertThat(retried.header(REPLAYED)).isNull();
     assertThat(records()).hasSize(1);
-  }
-
-  @Test
-  void expiredResultCountsAsAbsentAndRecordsCarryTheirTtlField() throws Exception {
-    String campaign = newCampaign(1, 0);
-    String coupons = "/v1/admin/campaigns/" + campaign + "/coupons";
-    Instant before = Instant.now();
-    assertThat(post(instance(0), coupons, Tokens.admin(), "{\"generate\":{\"count\":2}}", "kept").status())
-        .isEqualTo(200);
-    Instant expiresAt = records().get(0).expiresAt();
-    assertThat(expiresAt).isBetween(before.plus(Duration.ofHours(24)), Instant.now().plus(Duration.ofHours(24)));
-    assertThat(records().get(0).completed()).isTrue();
-
-    try (ServiceInstance forgetful = startInstance(Map.of("flashclaim.idempotency.retention", "1s"))) {
-      assertThat(post(forgetful.url(), coupons, Tokens.admin(), "{\"generate\":{\"count\":3}}", "brief").status())
-          .isEqualTo(200);
-      Thread.sleep(1_500);
-      Api.Response reused = post(forgetful.url(), coupons, Tokens.admin(), "{\"generate\":{\"count\":4}}", "brief");
-      assertThat(reused.status()).as("an expired key starts over: %s", reused).isEqualTo(200);
-      assertThat(reused.header(REPLAYED)).isNull();
-    }
-    assertThat(backend().coupons(campaign)).hasSize(2 + 3 + 4);
   }
 
   @Test

@@ -1,42 +1,54 @@
 package flashclaim.lock;
 
-import io.micronaut.context.ApplicationContext;
+import flashclaim.store.firestore.FirestoreClients;
+import flashclaim.store.postgres.PostgresClients;
+import flashclaim.testing.StoreClients;
+import java.time.Clock;
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.Map;
+import java.util.concurrent.TimeUnit;
 
 /**
- * A lock holder in a process of its own, for the test that kills it: it takes the lock of a key
- * on the store its properties name, prints {@code FENCE <token>}, and keeps holding it (renewing the lease) until
- * the process dies.
+ * A lock holder in a process of its own, for the test that kills it: with a store client of its own
+ * and no service, it takes the lock of a key, prints {@code FENCE <token>}, and keeps holding it
+ * (renewing the lease) until the process dies.
  *
- * <p>Arguments: key, lease in milliseconds, then the properties of the store as {@code name=value}.
+ * <p>Arguments: key, lease in milliseconds, then the {@link StoreClients#store() store} and {@link
+ * StoreClients#location() where it is}.
  */
 public final class LockHolderMain {
   static final String FENCE = "FENCE";
 
   private LockHolderMain() {}
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] args) {
     String key = args[0];
     Duration lease = Duration.ofMillis(Long.parseLong(args[1]));
-    Map<String, Object> properties = new HashMap<>();
-    for (int i = 2; i < args.length; i++) {
-      int equals = args[i].indexOf('=');
-      properties.put(args[i].substring(0, equals), args[i].substring(equals + 1));
-    }
-    ApplicationContext context =
-        ApplicationContext.builder().properties(properties).environments("test").start();
-    LockService locks = context.getBean(LockService.class);
+    StoreClients client =
+        switch (args[2]) {
+          case "firestore" -> new FirestoreClients(args[3], 1);
+          case "postgres" -> PostgresClients.attach(args[3], 1);
+          default -> throw new IllegalArgumentException("no store " + args[2]);
+        };
+    LockService locks =
+        new LockService(
+            client.lockStore(0),
+            new LockConfig(
+                lease,
+                Duration.ofMinutes(2),
+                Duration.ofMillis(20),
+                Duration.ofMillis(500),
+                0.33,
+                1),
+            Clock.systemUTC());
     LockOutcome<Void> outcome =
         locks.runWithLock(
             key,
-            locks.defaults().withLease(lease).withWaitTimeout(Duration.ofMinutes(2)),
+            locks.defaults(),
             held -> {
               System.out.println(FENCE + " " + held.fencingToken());
               System.out.flush();
               try {
-                Thread.sleep(Long.MAX_VALUE); // until killed
+                TimeUnit.DAYS.sleep(1); // until killed
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
               }

@@ -8,13 +8,9 @@ import flashclaim.testing.MultiInstanceTest;
 import flashclaim.testing.StoreBackend;
 import flashclaim.testing.Tokens;
 import flashclaim.testing.Webhooks;
-import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -29,7 +25,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * Redemption webhooks through {@value MultiInstanceTest#INSTANCES} instances on one store, checked
  * against the store itself: forged, stale and tampered deliveries change nothing; repeated
  * deliveries apply once; events that do not fit the coupon's state are refused and change nothing;
- * concurrent duplicates across instances apply exactly once; claims (G1-G5) are untouched.
+ * claims (G1-G5) are untouched. Concurrent deliveries about one coupon, duplicates and a racing
+ * redeem and cancel, are {@link RedemptionStoreContract}'s.
  * Subclassed per store.
  */
 public abstract class RedemptionWebhookContract extends MultiInstanceTest {
@@ -294,98 +291,7 @@ public abstract class RedemptionWebhookContract extends MultiInstanceTest {
 
   // ---------------------------------------------------------------- concurrency
 
-  /**
-   * A shop's retry storm: every one of several claimed coupons gets the same signed delivery 6
-   * times at once, spread over the instances. Per coupon exactly one delivery applies the event;
-   * every other answers "already applied"; coupons do not wait for each other.
-   */
-  @Test
-  void concurrentDuplicateDeliveriesAcrossInstancesApplyExactlyOnce() throws Exception {
-    String busy = newCampaign(1, 10);
-    List<String> codes = new ArrayList<>();
-    for (int u = 0; u < 10; u++) {
-      codes.add(Claimer.claimUntilFinal(instance(u), busy, "storm-user-" + u).code());
-    }
-    int copies = 6;
-    List<String> bodies = new ArrayList<>();
-    List<String> signatures = new ArrayList<>();
-    for (String code : codes) {
-      String body = Webhooks.body(null, code, "order-" + code, "redeemed");
-      bodies.add(body);
-      signatures.add(Webhooks.signature(body));
-    }
-
-    List<Api.Response> answers =
-        runAll(
-            codes.size() * copies,
-            i -> () -> deliverUntilFinal(instance(i), bodies.get(i % codes.size()), signatures.get(i % codes.size())));
-
-    for (int c = 0; c < codes.size(); c++) {
-      List<String> results = new ArrayList<>();
-      for (int i = c; i < answers.size(); i += codes.size()) {
-        Api.Response answer = answers.get(i);
-        assertThat(answer.status()).as(answer.toString()).isEqualTo(200);
-        results.add((String) answer.json().get("result"));
-      }
-      Map<String, Long> counts =
-          results.stream().collect(Collectors.groupingBy(r -> r, Collectors.counting()));
-      assertThat(counts).as("results for %s", codes.get(c)).isEqualTo(Map.of("applied", 1L, "already-applied", (long) copies - 1));
-      assertStored(busy, codes.get(c), "redeemed", "order-" + codes.get(c));
-    }
-    assertStoreConsistent(busy, codes.size());
-    assertAuditOk(busy, codes.size());
-  }
-
-  /**
-   * "redeemed" and "cancelled" of one order race, many times over, through different instances:
-   * the answers always tell one consistent story, and the store ends where the answers say.
-   */
-  @Test
-  void racingRedeemAndCancelEndConsistently() throws Exception {
-    String redeemed = Webhooks.body(null, claimed, "order-1", "redeemed");
-    String cancelled = Webhooks.body(null, claimed, "order-1", "cancelled");
-    List<Api.Response> answers =
-        runAll(
-            8,
-            i -> () -> deliverUntilFinal(instance(i), i % 2 == 0 ? redeemed : cancelled, null));
-    long redeemApplied = 0;
-    long cancelApplied = 0;
-    for (int i = 0; i < answers.size(); i++) {
-      Api.Response answer = answers.get(i);
-      assertThat(answer.status()).as(answer.toString()).isIn(200, 409);
-      boolean applied = answer.status() == 200 && "applied".equals(answer.json().get("result"));
-      if (applied && i % 2 == 0) {
-        redeemApplied++;
-      } else if (applied) {
-        cancelApplied++;
-      }
-    }
-    assertThat(redeemApplied).isEqualTo(1);
-    assertThat(cancelApplied).isLessThanOrEqualTo(1);
-    assertThat(backend().redemption(campaign, claimed).state())
-        .isEqualTo(cancelApplied == 1 ? "assigned" : "redeemed");
-  }
-
   // ---------------------------------------------------------------- helpers
-
-  /** Delivers until the answer is not a 503, as a shop honouring Retry-After would. */
-  private static Api.Response deliverUntilFinal(URI instance, String body, String signature) {
-    for (int attempt = 0; attempt < Claimer.MAX_TRIES; attempt++) {
-      Api.Response response =
-          Webhooks.deliver(instance, body, signature == null ? Webhooks.signature(body) : signature);
-      if (response.status() != 503) {
-        return response;
-      }
-      assertThat(response.header("Retry-After")).as(response.toString()).isNotNull();
-      try {
-        Thread.sleep(20 + ThreadLocalRandom.current().nextInt(60));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-    }
-    throw new AssertionError("503 " + Claimer.MAX_TRIES + " times in a row");
-  }
 
   /** The coupon's redemption fields as stored, after checking its state and order. */
   private StoreBackend.StoredRedemption assertStored(

@@ -1,20 +1,21 @@
 package flashclaim.lock;
 
+import static flashclaim.testing.Concurrently.await;
+import static flashclaim.testing.Concurrently.sleep;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import flashclaim.testing.MultiInstanceTest;
-import flashclaim.testing.ServiceInstance;
+import flashclaim.testing.Concurrently;
+import flashclaim.testing.StoreContract;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -22,56 +23,154 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The per-key lock across {@value MultiInstanceTest#INSTANCES} instances (separate application
- * contexts, each with its own store client and renewal threads) and separate processes, on a real
- * store. Subclassed per store.
+ * The contract of a {@link LockStore}, run against the real store by a subclass per store, with
+ * {@value #CLIENTS} store clients of their own (as {@value #CLIENTS} instances have) and no
+ * service: of concurrent writers that saw one record at most one succeeds; a lease that was taken
+ * over can be neither renewed nor released; and, with a {@link LockService} over each client,
+ * mutual exclusion with exact totals and growing fencing tokens, renewal, takeover of the lease of
+ * a killed process, and a stale holder that learns it lost the lock.
  */
-public abstract class LockContract extends MultiInstanceTest {
+public abstract class LockStoreContract extends StoreContract {
   private static final Duration LONG_WAIT = Duration.ofSeconds(120);
-  private static final Pattern FENCE_LINE = Pattern.compile("^" + LockHolderMain.FENCE + " (\\d+)$");
+  private static final LockConfig CONFIG =
+      new LockConfig(
+          Duration.ofSeconds(10),
+          Duration.ofSeconds(5),
+          Duration.ofMillis(20),
+          Duration.ofMillis(500),
+          0.33,
+          2);
+  private static final Pattern FENCE_LINE =
+      Pattern.compile("^" + LockHolderMain.FENCE + " (\\d+)$");
 
+  private final List<LockService> services = new ArrayList<>();
   private int keyCounter;
 
-  private LockService locks(int instance) {
-    return instances.get(instance % instances.size()).context().getBean(LockService.class);
+  /** The port over store client {@code client}, one object per client. */
+  protected final LockStore store(int client) {
+    return clients().lockStore(client);
   }
 
-  private LockStore store(int instance) {
-    return instances.get(instance % instances.size()).context().getBean(LockStore.class);
+  @BeforeAll
+  void startServices() {
+    for (int i = 0; i < CLIENTS; i++) {
+      services.add(new LockService(store(i), CONFIG, Clock.systemUTC()));
+    }
+  }
+
+  @AfterAll
+  void stopServices() {
+    services.forEach(LockService::close);
+  }
+
+  private LockService locks(int client) {
+    return services.get(Math.floorMod(client, CLIENTS));
   }
 
   private String newKey() {
-    return getClass().getSimpleName() + "/key-" + (++keyCounter);
+    return getClass().getSimpleName() + "/" + System.nanoTime() + "/key-" + (++keyCounter);
   }
 
   private static LockOptions options(Duration lease, Duration waitTimeout) {
     return new LockOptions(lease, waitTimeout);
   }
 
+  // ---------------------------------------------------------------- the port's atomic steps
+
+  /** A lock never taken reads as absent; of creates from every client at once exactly one wins. */
+  @Test
+  void ofConcurrentCreatesExactlyOneWinsWithToken1() throws Exception {
+    String lockId = LockService.lockId(newKey());
+    assertThat(store(0).read(lockId)).isEmpty();
+    Instant until = Instant.now().plusSeconds(30);
+
+    List<Optional<LockStore.Lease>> results =
+        Concurrently.run(12, i -> () -> store(i).create(lockId, "owner-" + i, until));
+
+    List<LockStore.Lease> won = results.stream().flatMap(Optional::stream).toList();
+    assertThat(won).hasSize(1);
+    assertThat(won.get(0).fencingToken()).isEqualTo(1);
+    LockStore.LockState record = store(1).read(lockId).orElseThrow();
+    assertThat(record.owner()).isEqualTo(won.get(0).owner());
+    assertThat(record.fencingToken()).isEqualTo(1);
+    assertThat(record.isFreeAt(Instant.now())).isFalse();
+  }
+
+  /** Of many takeovers of the same record, from every client at once, exactly one wins. */
+  @Test
+  void ofConcurrentTakeoversOfOneRecordExactlyOneWins() throws Exception {
+    String lockId = LockService.lockId(newKey());
+    Instant past = Instant.now().minusSeconds(1);
+    assertThat(store(0).create(lockId, "first", past)).isPresent();
+    assertThat(store(1).create(lockId, "second", past)).as("create-if-absent").isEmpty();
+    LockStore.LockState expired = store(2).read(lockId).orElseThrow();
+    assertThat(expired.isFreeAt(Instant.now())).isTrue();
+
+    List<Optional<LockStore.Lease>> results =
+        Concurrently.run(
+            24, i -> () -> store(i).takeOver(expired, "owner-" + i, Instant.now().plusSeconds(30)));
+
+    List<LockStore.Lease> won = results.stream().flatMap(Optional::stream).toList();
+    assertThat(won).hasSize(1);
+    assertThat(won.get(0).fencingToken()).isEqualTo(2);
+    LockStore.LockState now = store(0).read(lockId).orElseThrow();
+    assertThat(now.owner()).isEqualTo(won.get(0).owner());
+    assertThat(now.fencingToken()).isEqualTo(2);
+  }
+
+  /** A lease that was taken over can neither be renewed nor released; the successor's can. */
+  @Test
+  void aTakenOverLeaseCanNeitherBeRenewedNorReleased() {
+    String lockId = LockService.lockId(newKey());
+    LockStore.Lease old =
+        store(0).create(lockId, "old", Instant.now().minusMillis(1)).orElseThrow();
+    LockStore.LockState expired = store(1).read(lockId).orElseThrow();
+    LockStore.Lease successor =
+        store(1).takeOver(expired, "successor", Instant.now().plusSeconds(30)).orElseThrow();
+
+    assertThat(store(0).renew(old, Instant.now().plusSeconds(60))).isEmpty();
+    assertThat(store(0).release(old, Instant.now())).isFalse();
+    assertThat(store(0).takeOver(expired, "late", Instant.now().plusSeconds(30))).isEmpty();
+    LockStore.LockState record = store(2).read(lockId).orElseThrow();
+    assertThat(record.owner()).isEqualTo("successor");
+    assertThat(record.fencingToken()).isEqualTo(2);
+    assertThat(record.lockedUntil()).isAfter(Instant.now());
+
+    LockStore.Lease renewed =
+        store(1).renew(successor, Instant.now().plusSeconds(60)).orElseThrow();
+    assertThat(store(1).release(successor, Instant.now()))
+        .as("release with a stale version")
+        .isFalse();
+    assertThat(store(1).release(renewed, Instant.now())).isTrue();
+    LockStore.LockState free = store(2).read(lockId).orElseThrow();
+    assertThat(free.owner()).isNull();
+    assertThat(free.fencingToken()).isEqualTo(2);
+  }
+
   // ---------------------------------------------------------------- mutual exclusion
 
   /**
-   * 3 instances x 8 threads each run a non-atomic increment (read, yield, write back) of one
-   * counter under one key, 5 times per thread: the total is exact, no two actions ever overlapped,
-   * and the fencing tokens, in the order the actions entered, only grew.
+   * {@value #CLIENTS} clients x 8 threads each run a non-atomic increment (read, yield, write back)
+   * of one counter under one key, 5 times per thread: the total is exact, no two actions ever
+   * overlapped, and the fencing tokens, in the order the actions entered, only grew.
    */
   @Test
-  void mutualExclusionGivesExactTotalsAcrossInstances() throws Exception {
+  void mutualExclusionGivesExactTotalsAcrossClients() throws Exception {
     String key = newKey();
-    int threadsPerInstance = 8;
+    int threads = CLIENTS * 8;
     int perThread = 5;
-    int threads = INSTANCES * threadsPerInstance;
     long[] counter = {0}; // deliberately not atomic
     AtomicInteger inside = new AtomicInteger();
     AtomicInteger mostInside = new AtomicInteger();
     List<Long> fences = Collections.synchronizedList(new ArrayList<>());
 
     List<Integer> ran =
-        runAll(
-            threads,
+        Concurrently.run(
             threads,
             t ->
                 () -> {
@@ -87,7 +186,7 @@ public abstract class LockContract extends MultiInstanceTest {
                                   fences.add(held.fencingToken());
                                   long read = counter[0];
                                   Thread.yield();
-                                  sleepMillis(1);
+                                  sleep(1);
                                   counter[0] = read + 1;
                                   inside.decrementAndGet();
                                   return null;
@@ -131,7 +230,8 @@ public abstract class LockContract extends MultiInstanceTest {
     assertThat(holding.await(60, TimeUnit.SECONDS)).isTrue();
 
     LockOutcome<String> parallel =
-        locks(1).runWithLock(other, options(Duration.ofSeconds(10), Duration.ZERO), lock -> "other");
+        locks(1)
+            .runWithLock(other, options(Duration.ofSeconds(10), Duration.ZERO), lock -> "other");
     Duration wait = Duration.ofMillis(700);
     Instant started = Instant.now();
     AtomicInteger ranWhileHeld = new AtomicInteger();
@@ -155,10 +255,8 @@ public abstract class LockContract extends MultiInstanceTest {
     assertThat(holder.get(60, TimeUnit.SECONDS)).isEqualTo(new LockOutcome.Ran<>("done", 1, false));
   }
 
-  // ---------------------------------------------------------------- fencing tokens
-
   /**
-   * Every acquisition, on whichever instance, gets the previous token + 1; release keeps the
+   * Every acquisition, through whichever client, gets the previous token + 1; release keeps the
    * record (free, with its token), so the token never starts again.
    */
   @Test
@@ -171,10 +269,9 @@ public abstract class LockContract extends MultiInstanceTest {
       Long token = ((LockOutcome.Ran<Long>) outcome).result();
       assertThat(((LockOutcome.Ran<Long>) outcome).fencingToken()).isEqualTo(token);
       tokens.add(token);
-      Optional<LockStore.LockState> record = store(i + 1).read(LockService.lockId(key));
-      assertThat(record).isPresent();
-      assertThat(record.get().owner()).as("released").isNull();
-      assertThat(record.get().fencingToken()).isEqualTo(token);
+      LockStore.LockState record = store(i + 1).read(LockService.lockId(key)).orElseThrow();
+      assertThat(record.owner()).as("released").isNull();
+      assertThat(record.fencingToken()).isEqualTo(token);
     }
     assertThat(tokens).containsExactly(1L, 2L, 3L, 4L, 5L, 6L);
   }
@@ -196,7 +293,7 @@ public abstract class LockContract extends MultiInstanceTest {
                         options(lease, LONG_WAIT),
                         lock -> {
                           holding.countDown();
-                          sleepMillis(lease.toMillis() * 4);
+                          sleep(lease.toMillis() * 4);
                           return lock.isLost() ? "lost" : "held";
                         }));
     assertThat(holding.await(60, TimeUnit.SECONDS)).isTrue();
@@ -210,14 +307,14 @@ public abstract class LockContract extends MultiInstanceTest {
 
   /**
    * A holder process is killed with SIGKILL while it holds a lock (renewing it): until its lease
-   * runs out nobody gets the lock; then another instance takes it over, with a larger fencing
-   * token.
+   * runs out nobody gets the lock; then another client takes it over, with a larger fencing token.
    */
   @Test
   void expiredLeaseOfAKilledProcessIsTakenOver() throws Exception {
     String key = newKey();
     Duration lease = Duration.ofSeconds(2);
-    LockOutcome<Long> first = locks(0).runWithLock(key, locks(0).defaults(), HeldLock::fencingToken);
+    LockOutcome<Long> first =
+        locks(0).runWithLock(key, locks(0).defaults(), HeldLock::fencingToken);
     long before = ((LockOutcome.Ran<Long>) first).fencingToken();
 
     Process holder = startHolderProcess(key, lease);
@@ -239,34 +336,38 @@ public abstract class LockContract extends MultiInstanceTest {
 
       assertThat(takeover).isInstanceOf(LockOutcome.Ran.class);
       long takeoverToken = ((LockOutcome.Ran<Long>) takeover).fencingToken();
-      System.out.printf(
-          "killed holder held token %d; taken over %d ms after the kill with token %d%n",
-          killedToken, afterKill.toMillis(), takeoverToken);
       assertThat(takeoverToken).isGreaterThan(killedToken);
       // The last renewal came at most a renewal interval before the kill.
-      double fraction = instances.get(2).context().getBean(LockConfig.class).renewalFraction();
       assertThat(afterKill.toMillis())
           .as("takeover after the kill")
-          .isGreaterThanOrEqualTo((long) (lease.toMillis() * (1 - fraction)) - 200);
+          .isGreaterThanOrEqualTo((long) (lease.toMillis() * (1 - CONFIG.renewalFraction())) - 200);
     } finally {
       holder.destroyForcibly();
     }
   }
 
   /**
-   * A holder whose lease ran out without renewal (here: an instance whose renewal comes only after
-   * 3 leases) is taken over by another instance. Whether it then releases (before its renewal is
-   * due) or renews (its action runs on), its write fails: it learns that it lost the lock, and the
+   * A holder whose lease ran out without renewal (here: a client whose renewal comes only after 3
+   * leases) is taken over by another client. Whether it then releases (before its renewal is due)
+   * or renews (its action runs on), its write fails: it learns that it lost the lock, and the
    * successor keeps holding it.
    */
   @Test
   void staleHolderCannotReleaseNorRenewItsSuccessorsLock() throws Exception {
-    try (ServiceInstance slow = startInstanceWith(Map.of("flashclaim.lock.renewal-fraction", "3"))) {
-      LockService stale = slow.context().getBean(LockService.class);
-      // Released right after the takeover, long before its renewal is due.
+    LockConfig late =
+        new LockConfig(
+            CONFIG.lease(),
+            CONFIG.waitTimeout(),
+            CONFIG.backoffMin(),
+            CONFIG.backoffMax(),
+            3,
+            CONFIG.renewalThreads());
+    LockService stale = new LockService(store(1), late, Clock.systemUTC());
+    try {
       staleHolderIsTakenOver(stale, false);
-      // Runs on until its renewal, which finds the successor's record.
       staleHolderIsTakenOver(stale, true);
+    } finally {
+      stale.close();
     }
   }
 
@@ -287,7 +388,7 @@ public abstract class LockContract extends MultiInstanceTest {
                       await(successorHolds);
                       long until = System.nanoTime() + Duration.ofSeconds(60).toNanos();
                       while (untilRenewal && !lock.isLost() && System.nanoTime() < until) {
-                        sleepMillis(20);
+                        sleep(20);
                       }
                       return lock.isLost();
                     }));
@@ -309,7 +410,7 @@ public abstract class LockContract extends MultiInstanceTest {
     // Lost: known to the action only when its renewal failed, to the outcome in either case.
     assertThat(staleOutcome).isEqualTo(new LockOutcome.Ran<>(untilRenewal, 1, true));
     // The stale holder has finished and tried to release: the successor still holds the lock.
-    LockStore.LockState record = store(1).read(LockService.lockId(key)).orElseThrow();
+    LockStore.LockState record = store(2).read(LockService.lockId(key)).orElseThrow();
     assertThat(record.owner()).isNotNull();
     assertThat(record.fencingToken()).isEqualTo(2);
     assertThat(record.isFreeAt(Instant.now())).isFalse();
@@ -318,68 +419,11 @@ public abstract class LockContract extends MultiInstanceTest {
     assertThat(third).isInstanceOf(LockOutcome.NotAcquired.class);
 
     successorMayFinish.countDown();
-    assertThat(successorRun.get(60, TimeUnit.SECONDS)).isEqualTo(new LockOutcome.Ran<>(2L, 2, false));
-  }
-
-  // ---------------------------------------------------------------- the port's atomic steps
-
-  /** Of many takeovers of the same record, from every instance at once, exactly one wins. */
-  @Test
-  void ofConcurrentTakeoversOfOneRecordExactlyOneWins() throws Exception {
-    String lockId = LockService.lockId(newKey());
-    Instant past = Instant.now().minusSeconds(1);
-    assertThat(store(0).create(lockId, "first", past)).isPresent();
-    assertThat(store(1).create(lockId, "second", past)).as("create-if-absent").isEmpty();
-    LockStore.LockState expired = store(2).read(lockId).orElseThrow();
-    assertThat(expired.isFreeAt(Instant.now())).isTrue();
-
-    List<Optional<LockStore.Lease>> results =
-        runAll(
-            24,
-            24,
-            i -> () -> store(i).takeOver(expired, "owner-" + i, Instant.now().plusSeconds(30)));
-
-    List<LockStore.Lease> won = results.stream().flatMap(Optional::stream).toList();
-    assertThat(won).hasSize(1);
-    assertThat(won.get(0).fencingToken()).isEqualTo(2);
-    LockStore.LockState now = store(0).read(lockId).orElseThrow();
-    assertThat(now.owner()).isEqualTo(won.get(0).owner());
-    assertThat(now.fencingToken()).isEqualTo(2);
-  }
-
-  /** A lease that was taken over can neither be renewed nor released; the successor's can. */
-  @Test
-  void aTakenOverLeaseCanNeitherBeRenewedNorReleased() {
-    String lockId = LockService.lockId(newKey());
-    LockStore.Lease old = store(0).create(lockId, "old", Instant.now().minusMillis(1)).orElseThrow();
-    LockStore.LockState expired = store(1).read(lockId).orElseThrow();
-    LockStore.Lease successor =
-        store(1).takeOver(expired, "successor", Instant.now().plusSeconds(30)).orElseThrow();
-
-    assertThat(store(0).renew(old, Instant.now().plusSeconds(60))).isEmpty();
-    assertThat(store(0).release(old, Instant.now())).isFalse();
-    assertThat(store(0).takeOver(expired, "late", Instant.now().plusSeconds(30))).isEmpty();
-    LockStore.LockState record = store(2).read(lockId).orElseThrow();
-    assertThat(record.owner()).isEqualTo("successor");
-    assertThat(record.fencingToken()).isEqualTo(2);
-    assertThat(record.lockedUntil()).isAfter(Instant.now());
-
-    LockStore.Lease renewed = store(1).renew(successor, Instant.now().plusSeconds(60)).orElseThrow();
-    assertThat(store(1).release(successor, Instant.now())).as("release with a stale version").isFalse();
-    assertThat(store(1).release(renewed, Instant.now())).isTrue();
-    LockStore.LockState free = store(2).read(lockId).orElseThrow();
-    assertThat(free.owner()).isNull();
-    assertThat(free.fencingToken()).isEqualTo(2);
+    assertThat(successorRun.get(60, TimeUnit.SECONDS))
+        .isEqualTo(new LockOutcome.Ran<>(2L, 2, false));
   }
 
   // ---------------------------------------------------------------- helpers
-
-  private ServiceInstance startInstanceWith(Map<String, Object> extra) {
-    Map<String, Object> properties = new HashMap<>(backend().properties());
-    properties.putAll(instanceProperties());
-    properties.putAll(extra);
-    return ServiceInstance.start(properties);
-  }
 
   /** Starts {@link LockHolderMain} in a JVM of its own, holding {@code key} with {@code lease}. */
   private Process startHolderProcess(String key, Duration lease) throws Exception {
@@ -388,15 +432,15 @@ public abstract class LockContract extends MultiInstanceTest {
         new ArrayList<>(
             List.of(
                 java.toString(),
-                "-Xmx256m",
+                "-Xmx128m",
+                "-XX:TieredStopAtLevel=1",
                 "-cp",
                 System.getProperty("java.class.path"),
                 LockHolderMain.class.getName(),
                 key,
                 Long.toString(lease.toMillis())));
-    Map<String, Object> properties = ServiceInstance.withTestDefaults(backend().properties());
-    properties.remove("micronaut.server.port");
-    properties.forEach((name, value) -> command.add(name + "=" + value));
+    command.add(clients().store());
+    command.add(clients().location());
     return new ProcessBuilder(command).redirectErrorStream(true).start();
   }
 
@@ -427,25 +471,5 @@ public abstract class LockContract extends MultiInstanceTest {
     reader.setDaemon(true);
     reader.start();
     return fence.get(180, TimeUnit.SECONDS);
-  }
-
-  private static void await(CountDownLatch latch) {
-    try {
-      if (!latch.await(120, TimeUnit.SECONDS)) {
-        throw new AssertionError("timed out waiting");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
-  }
-
-  private static void sleepMillis(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
   }
 }
