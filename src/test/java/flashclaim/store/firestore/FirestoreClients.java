@@ -175,17 +175,10 @@ public final class FirestoreClients implements StoreClients {
             port.getSimpleName() + variant + "/" + client, k -> create.apply(db(client))));
   }
 
-  /** The service's default claim settings (those of the Firestore strategy and the deadline). */
-  static ClaimConfig claimDefaults() {
-    return new ClaimConfig(
-        OptimisticClaimStrategy.NAME,
-        Duration.ofSeconds(2),
-        Duration.ofSeconds(1),
-        1000,
-        50,
-        2,
-        Duration.ofSeconds(2),
-        1000);
+  /** The service's default settings of the Firestore claim strategy. */
+  static FirestoreClaimConfig claimDefaults() {
+    return new FirestoreClaimConfig(
+        OptimisticClaimStrategy.NAME, 1000, 50, 2, Duration.ofSeconds(2), 1000);
   }
 
   static SeedingConfig seeding() {
