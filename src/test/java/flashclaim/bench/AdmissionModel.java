@@ -1,0 +1,227 @@
+package flashclaim.bench;
+
+import flashclaim.admission.AdmissionConfig;
+import flashclaim.admission.FairAdmission;
+import flashclaim.admission.WaitTimer;
+import flashclaim.testing.MovableClock;
+import com.netflix.concurrency.limits.limit.FixedLimit;
+import com.netflix.concurrency.limits.limiter.SimpleLimiter;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.PriorityQueue;
+import java.util.Random;
+
+/**
+ * A flash sale against one instance's {@link FairAdmission}, in simulated time: users click at a
+ * steady rate, an admitted claim holds its slot for a service time and takes a coupon while any is
+ * left, a refused user comes back after the Retry-After it was told (whole seconds, as HTTP sends
+ * it, plus up to 100 ms) with its first arrival, as W6's clients do; once the pool is empty every
+ * later attempt is answered sold out at once, as the claim edge does. It prints the FIFO precision
+ * (of the first {@code coupons} users to click, the share that got one), the attempts and the
+ * refusals: what the admission's policy does to the order of service, without a machine's noise.
+ *
+ * <pre>./mvnw -q test-compile exec:java -Dexec.classpathScope=test \
+ *   -Dexec.mainClass=flashclaim.bench.AdmissionModel -Dexec.args="users=30000 rate=1000"</pre>
+ *
+ * Arguments ({@code name=value}): users (30000), coupons (5000), rate (users/s, 1000), limit (32),
+ * serviceMs (80: the limit over it is the capacity), waitMs (1900: a claim's wait for a slot),
+ * maxQueued (512), seed (1), maxRetries (1000), exponential (true: service times drawn from an
+ * exponential distribution of that mean; false: all equal).
+ */
+public final class AdmissionModel {
+  private static final Instant T0 = Instant.parse("2026-11-25T00:00:00Z");
+
+  private final MovableClock clock = new MovableClock(T0);
+  private final PriorityQueue<Event> events = new PriorityQueue<>();
+  private final Random random;
+  private long sequence;
+
+  private final int users;
+  private final int coupons;
+  private final double rate;
+  private final long serviceNanos;
+  private final long waitNanos;
+  private final int maxRetries;
+  private final boolean exponential;
+  private final FairAdmission admission;
+
+  private int stock;
+  private final boolean[] won;
+  private final long[] answeredAt;
+  private long attempts;
+  private long refusals;
+
+  AdmissionModel(
+      int users,
+      int coupons,
+      double rate,
+      int limit,
+      long serviceMs,
+      long waitMs,
+      int maxQueued,
+      long seed,
+      int maxRetries,
+      boolean exponential) {
+    this.exponential = exponential;
+    this.users = users;
+    this.coupons = coupons;
+    this.rate = rate;
+    this.serviceNanos = serviceMs * 1_000_000;
+    this.waitNanos = waitMs * 1_000_000;
+    this.maxRetries = maxRetries;
+    this.random = new Random(seed);
+    this.stock = coupons;
+    this.won = new boolean[users];
+    this.answeredAt = new long[users];
+    AdmissionConfig config =
+        new AdmissionConfig(
+            "fixed",
+            limit,
+            limit,
+            limit,
+            maxQueued,
+            Duration.ofMillis(100),
+            Duration.ofSeconds(30),
+            0.5,
+            0.05,
+            AdmissionConfig.DEVELOPMENT_SECRET,
+            Duration.ofMinutes(10));
+    WaitTimer timer =
+        (delay, action) -> {
+          Event event = at(clock.instant().plus(delay), action);
+          return () -> event.cancelled = true;
+        };
+    this.admission =
+        new FairAdmission(
+            config,
+            SimpleLimiter.newBuilder().limit(FixedLimit.of(limit)).build(),
+            clock,
+            timer,
+            random::nextDouble);
+  }
+
+  public static void main(String[] args) {
+    java.util.Map<String, String> given = new java.util.HashMap<>();
+    for (String arg : args) {
+      String[] pair = arg.split("=", 2);
+      given.put(pair[0], pair[1]);
+    }
+    AdmissionModel model =
+        new AdmissionModel(
+            Integer.parseInt(given.getOrDefault("users", "30000")),
+            Integer.parseInt(given.getOrDefault("coupons", "5000")),
+            Double.parseDouble(given.getOrDefault("rate", "1000")),
+            Integer.parseInt(given.getOrDefault("limit", "32")),
+            Long.parseLong(given.getOrDefault("serviceMs", "80")),
+            Long.parseLong(given.getOrDefault("waitMs", "1900")),
+            Integer.parseInt(given.getOrDefault("maxQueued", "512")),
+            Long.parseLong(given.getOrDefault("seed", "1")),
+            Integer.parseInt(given.getOrDefault("maxRetries", "1000")),
+            Boolean.parseBoolean(given.getOrDefault("exponential", "true")));
+    System.out.println(model.run());
+  }
+
+  /** Runs the sale to its end and returns its figures. */
+  String run() {
+    for (int user = 0; user < users; user++) {
+      int u = user;
+      Instant click = T0.plusNanos(Math.round(user * 1e9 / rate));
+      at(click, () -> attempt(u, click, 0));
+    }
+    while (!events.isEmpty()) {
+      Event event = events.poll();
+      if (event.cancelled) {
+        continue;
+      }
+      clock.move(Duration.between(clock.instant(), event.at));
+      event.action.run();
+    }
+    int firstWon = 0;
+    for (int user = 0; user < coupons && user < users; user++) {
+      firstWon += won[user] ? 1 : 0;
+    }
+    long lastAnswer = 0;
+    for (long at : answeredAt) {
+      lastAnswer = Math.max(lastAnswer, at);
+    }
+    return String.format(
+        "FIFO %.4f (%d of the first %d), attempts %d, refusals %d, coupons left %d, last answer"
+            + " at %.1f s",
+        firstWon / (double) Math.min(coupons, users),
+        firstWon,
+        Math.min(coupons, users),
+        attempts,
+        refusals,
+        stock,
+        lastAnswer / 1e9);
+  }
+
+  private void attempt(int user, Instant firstArrival, int retries) {
+    attempts++;
+    if (stock == 0) {
+      answered(user); // proven sold out: answered without admission
+      return;
+    }
+    admission
+        .enter(firstArrival, clock.instant().plusNanos(waitNanos))
+        .thenAccept(
+            entry -> {
+              if (entry instanceof FairAdmission.Entry.Admitted admitted) {
+                long service =
+                    exponential
+                        ? Math.round(-Math.log(1 - random.nextDouble()) * serviceNanos)
+                        : serviceNanos;
+                at(
+                    clock.instant().plusNanos(service),
+                    () -> {
+                      if (stock > 0) {
+                        stock--;
+                        won[user] = true;
+                      }
+                      answered(user);
+                      admitted.permit().release(FairAdmission.Result.SUCCESS);
+                    });
+              } else {
+                refusals++;
+                if (retries >= maxRetries) {
+                  answered(user);
+                  return;
+                }
+                Duration told = ((FairAdmission.Entry.Refused) entry).retryAfter();
+                long seconds = Math.max(1, (told.toMillis() + 999) / 1000);
+                Instant back =
+                    clock.instant().plusSeconds(seconds).plusMillis(random.nextInt(100));
+                at(back, () -> attempt(user, firstArrival, retries + 1));
+              }
+            });
+  }
+
+  private void answered(int user) {
+    answeredAt[user] = Duration.between(T0, clock.instant()).toNanos();
+  }
+
+  private Event at(Instant when, Runnable action) {
+    Event event = new Event(when, sequence++, action);
+    events.add(event);
+    return event;
+  }
+
+  private static final class Event implements Comparable<Event> {
+    final Instant at;
+    final long sequence;
+    final Runnable action;
+    boolean cancelled;
+
+    Event(Instant at, long sequence, Runnable action) {
+      this.at = at;
+      this.sequence = sequence;
+      this.action = action;
+    }
+
+    @Override
+    public int compareTo(Event other) {
+      int byTime = at.compareTo(other.at);
+      return byTime != 0 ? byTime : Long.compare(sequence, other.sequence);
+    }
+  }
+}
