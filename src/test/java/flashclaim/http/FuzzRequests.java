@@ -256,7 +256,9 @@ final class FuzzRequests {
             field(
                 "campaignId",
                 Arbitraries.frequencyOf(
-                    Tuple.of(8, Arbitraries.of(OPEN, ENDED).map(FuzzRequests::quote)),
+                    // Mostly the open campaign, whose claimed coupons a delivery can act on.
+                    Tuple.of(6, Arbitraries.just(quote(OPEN))),
+                    Tuple.of(2, Arbitraries.just(quote(ENDED))),
                     Tuple.of(2, Arbitraries.just("null")),
                     Tuple.of(2, pathIds().map(FuzzRequests::quote)))));
     Arbitrary<byte[]> bytes = mutated(delivery);
