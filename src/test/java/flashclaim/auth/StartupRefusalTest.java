@@ -1,6 +1,7 @@
 package flashclaim.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import flashclaim.redemption.WebhookConfig;
 import flashclaim.testing.Api;
@@ -8,14 +9,21 @@ import flashclaim.testing.TestEmulator;
 import flashclaim.testing.TestPostgres;
 import flashclaim.testing.Tokens;
 import flashclaim.testing.Webhooks;
+import io.micronaut.context.ApplicationContext;
+import io.micronaut.context.ApplicationContextBuilder;
+import io.micronaut.context.BeanRegistration;
+import io.micronaut.context.env.PropertySource;
+import io.micronaut.runtime.server.EmbeddedServer;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.URI;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -23,11 +31,18 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * G8 at start-up, on the real main class in a JVM of its own: every unsafe configuration makes it
- * exit non-zero with one line that names the setting to change, before it serves anything; the safe
- * configurations next to them start, refuse an unsigned admin token, and stop on SIGTERM with
- * nothing left running; a start that fails after the embedded emulator started leaves no emulator
- * behind.
+ * G8 at start-up: every unsafe configuration is refused when the application context starts, before
+ * the HTTP server or any store client does, with a message that names the setting to change (and
+ * none of the secrets it does not mean); the safe configurations next to them start, and refuse an
+ * unsigned admin token.
+ *
+ * <p>The configurations are tried in this JVM, each in an application context of its own, with
+ * the configuration's environment variables as Micronaut reads them (its own environment is not
+ * read: surefire keeps the variables that {@code application.yml} reads out of it). A few run the
+ * real main class in a JVM of its own, for what only a process shows: the refusal is one line
+ * before an exit with a non-zero status, whichever of the environment variables brought it; a
+ * service on the embedded emulator or PostgreSQL stops on SIGTERM with nothing left running; a
+ * start that fails after the embedded emulator started leaves no emulator behind.
  */
 class StartupRefusalTest {
   private static final Duration EXIT_TIMEOUT = Duration.ofMinutes(3);
@@ -37,6 +52,13 @@ class StartupRefusalTest {
   private static final String TICKETS = "flashclaim.admission.ticket-secret";
   private static final String OWN_TICKET_SECRET = "a-ticket-secret-of-this-deployment-0123456789";
   private static final String REAL_PROJECT = "flashclaim-production";
+
+  /** The refusals that also run as a process: one through each variable that chooses a store. */
+  private static final Set<String> REFUSED_AS_A_PROCESS =
+      Set.of(
+          "an undocumented auth mode",
+          "the development HS256 secret on a real Firestore project",
+          "every development secret on a PostgreSQL URL");
 
   /** A configuration: environment variables and system properties of the service's JVM. */
   record Config(Map<String, String> environment, Map<String, String> properties) {
@@ -159,24 +181,63 @@ class StartupRefusalTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("unsafeConfigurations")
-  void unsafeConfigurationsRefuseToStart(String name, Config config, List<String> settings)
-      throws Exception {
+  void unsafeConfigurationsRefuseToStart(String name, Config config, List<String> settings) {
+    ApplicationContext context = context(config).build();
+    Throwable failure = catchThrowable(context::start);
+    stop(context);
+
+    assertThat(failure).as("the start of the context").isNotNull();
+    // What the main class prints after "flashclaim did not start:".
+    assertNamesOnly(rootCause(failure).getMessage(), settings);
+  }
+
+  static Stream<Arguments> unsafeConfigurationsOfAProcess() {
+    return unsafeConfigurations().filter(a -> REFUSED_AS_A_PROCESS.contains(a.get()[0]));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("unsafeConfigurationsOfAProcess")
+  void theMainClassRefusesInOneLineAndExitsNonZero(
+      String name, Config config, List<String> settings) throws Exception {
     try (ServiceProcess service = ServiceProcess.start(config.environment(), config.properties())) {
       Integer exit = service.awaitExit(EXIT_TIMEOUT);
       String output = service.output();
       assertThat(exit).as("exit code; output:%n%s", output).isNotNull().isNotZero();
-      String refusal = refusalLine(output);
-      assertThat(refusal).contains(settings);
-      for (String secret : List.of(HS256, WEBHOOKS, TICKETS)) {
-        if (!settings.contains(secret)) {
-          assertThat(refusal).doesNotContain(secret);
-        }
-      }
+      assertNamesOnly(refusalLine(output), settings);
       assertThat(output).doesNotContain("Startup completed");
     }
   }
 
+  private static void assertNamesOnly(String refusal, List<String> settings) {
+    assertThat(refusal).contains(settings);
+    for (String secret : List.of(HS256, WEBHOOKS, TICKETS)) {
+      if (!settings.contains(secret)) {
+        assertThat(refusal).doesNotContain(secret);
+      }
+    }
+  }
+
   static Stream<Arguments> safeConfigurations() {
+    return Stream.of(
+        Arguments.of("local mode, development secrets, the Firestore emulator", onTheEmulator()),
+        Arguments.of(
+            "FLASHCLAIM_AUTH_MODE=firebase alone, on the Firestore emulator",
+            onTheEmulator().withEnv("FLASHCLAIM_AUTH_MODE", "firebase")),
+        Arguments.of("own secrets on a PostgreSQL URL", withOwnSecrets(onAPostgresUrl())));
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("safeConfigurations")
+  void safeConfigurationsStartAndRefuseUnsignedTokens(String name, Config config) {
+    EmbeddedServer service = context(config).run(EmbeddedServer.class);
+    try (ApplicationContext started = service.getApplicationContext()) {
+      Api.Response health = Api.get(service.getURI(), "/health", null);
+      assertThat(health.status()).as("health: %s", health).isEqualTo(200);
+      assertRefusesAnUnsignedAdminToken(service.getURI());
+    }
+  }
+
+  static Stream<Arguments> safeConfigurationsOfAProcess() {
     Config embeddedEmulator =
         new Config(
             System.getenv("FIRESTORE_EMULATOR_JAR") == null
@@ -184,11 +245,6 @@ class StartupRefusalTest {
                 : Map.of("FIRESTORE_EMULATOR_JAR", System.getenv("FIRESTORE_EMULATOR_JAR")),
             Map.of());
     return Stream.of(
-        Arguments.of("local mode, development secrets, the Firestore emulator", onTheEmulator()),
-        Arguments.of(
-            "FLASHCLAIM_AUTH_MODE=firebase alone, on the Firestore emulator",
-            onTheEmulator().withEnv("FLASHCLAIM_AUTH_MODE", "firebase")),
-        Arguments.of("own secrets on a PostgreSQL URL", withOwnSecrets(onAPostgresUrl())),
         Arguments.of(
             "development secrets on the embedded PostgreSQL",
             new Config(Map.of(), Map.of("flashclaim.store", "postgres"))),
@@ -196,26 +252,73 @@ class StartupRefusalTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("safeConfigurations")
-  void safeConfigurationsStartAndRefuseUnsignedTokens(String name, Config config) throws Exception {
+  @MethodSource("safeConfigurationsOfAProcess")
+  void theMainClassStartsAndStopsOnSigtermWithNothingLeftRunning(String name, Config config)
+      throws Exception {
     try (ServiceProcess service = ServiceProcess.start(config.environment(), config.properties())) {
       boolean healthy = service.awaitHealthy(EXIT_TIMEOUT);
       assertThat(healthy).as("healthy; output:%n%s", service.output()).isTrue();
-
-      String unsigned =
-          TokenForge.unsigned("none", TokenForge.claims("mallory", List.of("admin")).build());
-      Api.Response forged =
-          Api.post(
-              service.url(),
-              "/v1/admin/campaigns",
-              unsigned,
-              "{\"id\":\"forged\",\"name\":\"forged\",\"perUserLimit\":1}");
-      ForgedTokenContract.assertUnauthorized(forged);
+      assertRefusesAnUnsignedAdminToken(service.url());
 
       service.terminate();
       assertThat(service.awaitExit(EXIT_TIMEOUT)).as("exit after SIGTERM").isNotNull();
       assertThat(awaitNoneAlive(service)).as("processes the service started").isEmpty();
     }
+  }
+
+  private static void assertRefusesAnUnsignedAdminToken(URI service) {
+    String unsigned =
+        TokenForge.unsigned("none", TokenForge.claims("mallory", List.of("admin")).build());
+    Api.Response forged =
+        Api.post(
+            service,
+            "/v1/admin/campaigns",
+            unsigned,
+            "{\"id\":\"forged\",\"name\":\"forged\",\"perUserLimit\":1}");
+    ForgedTokenContract.assertUnauthorized(forged);
+  }
+
+  /**
+   * The context the main class would start with this configuration, on a free port: its variables
+   * as Micronaut reads the environment (names such as {@code FLASHCLAIM_AUTH_MODE} as properties,
+   * and in the placeholders of {@code application.yml}), its properties as system properties, no
+   * environment of Micronaut's (a process has none either: nothing there is a test).
+   */
+  private static ApplicationContextBuilder context(Config config) {
+    Map<String, Object> properties = new HashMap<>(config.properties());
+    properties.put("micronaut.server.port", -1);
+    return ApplicationContext.builder()
+        .deduceEnvironment(false)
+        .environmentPropertySource(false)
+        .propertySources(
+            PropertySource.of(
+                "configuration-environment",
+                new HashMap<String, Object>(config.environment()),
+                PropertySource.PropertyConvention.ENVIRONMENT_VARIABLE))
+        .properties(properties);
+  }
+
+  /**
+   * Stops what a context started, as the main class does: one that failed to start does not stop
+   * its beans when closed, so those that hold threads or connections are destroyed one by one.
+   */
+  private static void stop(ApplicationContext context) {
+    if (context.isRunning()) {
+      context.close();
+      return;
+    }
+    for (BeanRegistration<AutoCloseable> bean :
+        context.getActiveBeanRegistrations(AutoCloseable.class)) {
+      context.destroyBean(bean);
+    }
+  }
+
+  private static Throwable rootCause(Throwable failure) {
+    Throwable cause = failure;
+    while (cause.getCause() != null && cause.getCause() != cause) {
+      cause = cause.getCause();
+    }
+    return cause;
   }
 
   /**
