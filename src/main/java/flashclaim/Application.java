@@ -22,13 +22,15 @@ import sun.misc.Signal;
             title = "flashclaim",
             version = "v1",
             description =
-                "Flash-sale coupon claims. Every body is JSON; every error is application/problem+json"
-                    + " (RFC 9457) with a stable type urn:flashclaim:problem:<name>. Any route may also"
-                    + " answer 404 not-found (unknown route or a path not in its canonical form), 405"
+                "Flash-sale coupon claims. Every body is JSON; every error is"
+                    + " application/problem+json (RFC 9457) with a stable type"
+                    + " urn:flashclaim:problem:<name>. Any route may also answer 403 forbidden"
+                    + " (another site's Origin while the instance is addressed as localhost), 404"
+                    + " not-found (unknown route or a path not in its canonical form), 405"
                     + " method-not-allowed, 406 not-acceptable, 408 body-timeout (a request body"
                     + " slower than the read timeout), 413 payload-too-large, 414 uri-too-long (a"
-                    + " request line over the server's limit), 431 headers-too-large (a header section"
-                    + " over it), 503 unavailable and 500 internal-error (a bug)."),
+                    + " request line over the server's limit), 431 headers-too-large (a header"
+                    + " section over it), 503 unavailable and 500 internal-error (a bug)."),
     servers = @Server(url = "/", description = "the instance that serves this document"))
 @SecurityScheme(
     name = "bearer",
