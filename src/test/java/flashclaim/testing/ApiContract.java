@@ -82,7 +82,7 @@ public final class ApiContract {
     static final String TEXT = read();
     static final OpenAPI API = parse();
     static final OpenApiInteractionValidator VALIDATOR =
-        OpenApiInteractionValidator.createFor(API).build();
+        OpenApiInteractionValidator.createForInlineApiSpecification(TEXT).build();
     static final SchemaValidator SCHEMAS = new SchemaValidator(API, new MessageResolver());
 
     private static String read() {
