@@ -6,9 +6,11 @@ import io.micronaut.context.BeanRegistration;
 import io.micronaut.context.env.Environment;
 import io.micronaut.runtime.Micronaut;
 import io.swagger.v3.oas.annotations.OpenAPIDefinition;
+import io.swagger.v3.oas.annotations.enums.SecuritySchemeIn;
 import io.swagger.v3.oas.annotations.enums.SecuritySchemeType;
 import io.swagger.v3.oas.annotations.info.Info;
 import io.swagger.v3.oas.annotations.security.SecurityScheme;
+import io.swagger.v3.oas.annotations.servers.Server;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
@@ -20,19 +22,30 @@ import sun.misc.Signal;
             title = "flashclaim",
             version = "v1",
             description =
-                "Flash-sale coupon claims. Every body is JSON; every error is application/problem+json"
-                    + " (RFC 9457) with a stable type urn:flashclaim:problem:<name>. Any route may also"
-                    + " answer 404 not-found (unknown route or a path not in its canonical form), 405"
+                "Flash-sale coupon claims. Every body is JSON; every error is"
+                    + " application/problem+json (RFC 9457) with a stable type"
+                    + " urn:flashclaim:problem:<name>. Any route may also answer 403 forbidden"
+                    + " (another site's Origin while the instance is addressed as localhost), 404"
+                    + " not-found (unknown route or a path not in its canonical form), 405"
                     + " method-not-allowed, 406 not-acceptable, 408 body-timeout (a request body"
                     + " slower than the read timeout), 413 payload-too-large, 414 uri-too-long (a"
-                    + " request line over the server's limit), 431 headers-too-large (a header section"
-                    + " over it), 503 unavailable and 500 internal-error (a bug)."))
+                    + " request line over the server's limit), 431 headers-too-large (a header"
+                    + " section over it), 503 unavailable and 500 internal-error (a bug)."),
+    servers = @Server(url = "/", description = "the instance that serves this document"))
 @SecurityScheme(
     name = "bearer",
     type = SecuritySchemeType.HTTP,
     scheme = "bearer",
     bearerFormat = "JWT",
     description = "The user is the token's sub; admin routes need roles: [admin].")
+@SecurityScheme(
+    name = "signature",
+    type = SecuritySchemeType.APIKEY,
+    in = SecuritySchemeIn.HEADER,
+    paramName = "X-Flashclaim-Signature",
+    description =
+        "The webhook's signature of each request: t=<unix seconds>,v1=<hex"
+            + " HMAC-SHA256(secret, \"<t>.<body>\")>, over the body's exact bytes.")
 public final class Application {
   private Application() {}
 

@@ -4,6 +4,7 @@ import flashclaim.guard.GuardConfig;
 import flashclaim.http.problem.Problem;
 import flashclaim.http.problem.ProblemType;
 import flashclaim.testing.Api;
+import flashclaim.testing.ApiContract;
 import flashclaim.testing.ServiceInstance;
 import io.micronaut.http.HttpMethod;
 import io.micronaut.security.annotation.Secured;
@@ -40,7 +41,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * the modification guard) are on every route they apply to; every reference resolves; and each
  * documented problem example is one the code sends: its type is in {@link ProblemType}, with that
  * type's title and status, the status of the response it is listed under, and members of the
- * response's schema only.
+ * response's schema only. A response declares Retry-After exactly when one of its problems is
+ * retryable, and requires it when all are.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class OpenApiSpecTest {
@@ -55,6 +57,9 @@ class OpenApiSpecTest {
     Api.Response response = Api.get(service.url(), "/swagger/flashclaim-v1.yml", null);
     assertThat(response.status()).isEqualTo(200);
     spec = new Yaml().load(response.body());
+    assertThat(response.body())
+        .as("the document ApiContract checks against")
+        .isEqualTo(ApiContract.document());
   }
 
   @AfterAll
@@ -165,6 +170,41 @@ class OpenApiSpecTest {
         }
       }
     }
+  }
+
+  @Test
+  void retryAfterIsRequiredExactlyWhereEveryProblemIsRetryable() {
+    Set<String> retryable =
+        Set.of(
+            "concurrent-modification",
+            "idempotency-key-in-use",
+            "busy",
+            "overloaded",
+            "shutting-down",
+            "store-unavailable");
+    paths().forEach(
+        (path, ops) ->
+            ops.forEach(
+                (method, op) ->
+                    responsesOf(op).forEach(
+                        (status, response) -> {
+                          Map<String, Object> problem = problemContent(response);
+                          if (problem == null) {
+                            return;
+                          }
+                          Set<String> names = examples(problem).keySet();
+                          Map<String, Object> headers = child(resolve(response), "headers");
+                          Map<String, Object> header =
+                              resolve(child(headers, Problem.RETRY_AFTER));
+                          boolean declared = header != null;
+                          boolean required =
+                              declared && Boolean.TRUE.equals(header.get("required"));
+                          String at = method + " " + path + " " + status + " " + names;
+                          assertThat(required).as(at).isEqualTo(retryable.containsAll(names));
+                          assertThat(declared)
+                              .as(at)
+                              .isEqualTo(names.stream().anyMatch(retryable::contains));
+                        })));
   }
 
   @Test

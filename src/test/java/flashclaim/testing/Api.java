@@ -16,7 +16,8 @@ import java.util.concurrent.Executors;
 
 /**
  * A plain HTTP client for tests (the JDK's): it never throws on an error status, so tests assert
- * on every status and body the service sends.
+ * on every status and body the service sends. Every answer is held to the OpenAPI document first
+ * ({@link ApiContract}): one that breaks it fails the test that got it.
  */
 public final class Api {
   private static final HttpClient HTTP =
@@ -77,8 +78,14 @@ public final class Api {
   /** Sends any request, for tests that need odd methods, headers or bodies. */
   public static Response send(HttpRequest request) {
     try {
-      HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-      return new Response(response.statusCode(), response.headers().map(), response.body());
+      HttpResponse<String> sent = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+      Response response = new Response(sent.statusCode(), sent.headers().map(), sent.body());
+      String query = request.uri().getRawQuery();
+      ApiContract.check(
+          request.method(),
+          request.uri().getRawPath() + (query == null ? "" : "?" + query),
+          response);
+      return response;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {

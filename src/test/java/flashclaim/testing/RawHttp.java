@@ -22,7 +22,8 @@ import java.util.zip.InflaterInputStream;
  * any method token, any request target (raw spaces, non-ASCII, broken escapes), the same header
  * twice, any body under any Content-Type. It adds only {@code Host}, {@code Content-Length} (when
  * there is a body) and {@code Connection: close}, and reads the answer to the end of the stream (a
- * gzip or deflate body decoded).
+ * gzip or deflate body decoded). Every answer is held to the OpenAPI document ({@link
+ * ApiContract}).
  */
 public final class RawHttp {
   private static final int TIMEOUT_MILLIS = 60_000;
@@ -75,7 +76,9 @@ public final class RawHttp {
         unsent = e;
       }
       try {
-        return read(socket.getInputStream(), method.equals("HEAD"));
+        Api.Response response = read(socket.getInputStream(), method.equals("HEAD"));
+        ApiContract.check(method, target, response);
+        return response;
       } catch (IOException e) {
         if (unsent != null) {
           e.addSuppressed(unsent);

@@ -4,6 +4,7 @@ import flashclaim.http.problem.ProblemDocs;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.ParameterIn;
+import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
@@ -25,6 +26,8 @@ final class AdminApiDocs {
   @Operation(summary = "Creates a campaign (admin)", parameters =
       @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = ProblemDocs.IDEMPOTENCY_KEY_DOC, schema = @Schema(type = "string", maxLength = 255)))
   @ApiResponse(responseCode = "201", description = "Created",
+      headers = @Header(name = "Location", description = "the campaign's path", required = true,
+          schema = @Schema(type = "string")),
       content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = AdminController.CampaignView.class)))
   @ApiResponse(responseCode = "400", ref = ProblemDocs.RESPONSES + "BadPost")
   @ApiResponse(responseCode = "401", ref = ProblemDocs.RESPONSES + "Unauthorized")

@@ -18,14 +18,17 @@ import flashclaim.http.problem.ProblemType;
 import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
+import io.micronaut.http.HttpStatus;
 import io.micronaut.http.annotation.Body;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
 import io.micronaut.http.annotation.PathVariable;
 import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.Status;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.security.annotation.Secured;
 import io.micronaut.serde.annotation.Serdeable;
+import io.swagger.v3.oas.annotations.media.Schema;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,6 +51,7 @@ final class AdminController {
 
   @AdminApiDocs.CreateCampaign
   @Post
+  @Status(HttpStatus.CREATED)
   HttpResponse<?> create(@Body CreateCampaign body, HttpRequest<?> request) {
     CampaignId id = new CampaignId(body.id());
     Optional<Campaign> created =
@@ -121,7 +125,7 @@ final class AdminController {
   @Serdeable
   record AddCoupons(
       @Nullable @Serdeable.Deserializable(using = StrictJson.TextList.class) List<String> codes,
-      @Nullable Generate generate) {}
+      @Nullable @Schema(type = "object", nullable = true) Generate generate) {}
 
   /** Generate {@code count} codes of the form prefix + 12 random characters. */
   @Serdeable

@@ -6,7 +6,6 @@ import io.swagger.v3.oas.annotations.Parameter;
 import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
-import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import java.lang.annotation.Retention;
@@ -33,7 +32,6 @@ final class ClaimApiDocs {
           schema = @Schema(type = "string")),
       @Parameter(in = ParameterIn.HEADER, name = ClaimEdgeFilter.APP_CHECK, description = APP_CHECK_DOC,
           schema = @Schema(type = "string"))})
-  @RequestBody(required = false, description = "none: a body is read (up to the size limit) and ignored")
   @ApiResponse(responseCode = "201", description = "Claimed: a new coupon",
       content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = ClaimAnswers.ClaimView.class)))
   @ApiResponse(responseCode = "200", description = "Already held: the coupon the caller holds",

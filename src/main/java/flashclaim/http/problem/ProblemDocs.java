@@ -26,7 +26,7 @@ public final class ProblemDocs {
 
   /** The description of the optional {@code Idempotency-Key} header of POST routes. */
   public static final String IDEMPOTENCY_KEY_DOC =
-      "Optional. The first result is stored and replayed to repeats with the same key and body (IETF httpapi Idempotency-Key draft).";
+      "Optional. The first result is stored and replayed to repeats with the same key and body (IETF httpapi Idempotency-Key draft), marked Idempotency-Replayed: true; a result whose body is larger than flashclaim.idempotency.max-stored-body is replayed without it.";
 
   /** The errors of a route that a signed-in caller reads. */
   @Retention(RetentionPolicy.RUNTIME)

@@ -27,12 +27,15 @@ final class StatusApiDocs {
           schema = @Schema(type = "string")))
   @ApiResponse(responseCode = "200", description = "OK; cacheable for max-age seconds (Cache-Control), with an ETag",
       headers = {
-        @Header(name = "ETag", description = "a weak tag of the answer, without serverTime and remainingAt", schema = @Schema(type = "string")),
-        @Header(name = "Cache-Control", description = "private (or public) with max-age", schema = @Schema(type = "string"))
+        @Header(name = "ETag", description = "a weak tag of the answer, without serverTime and remainingAt", required = true, schema = @Schema(type = "string")),
+        @Header(name = "Cache-Control", description = "private (or public) with max-age", required = true, schema = @Schema(type = "string"))
       },
       content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = CampaignStatusController.StatusView.class)))
   @ApiResponse(responseCode = "304", description = "Not modified: the If-None-Match tag is still current",
-      headers = @Header(name = "ETag", description = "the current tag", schema = @Schema(type = "string")))
+      headers = {
+        @Header(name = "ETag", description = "the current tag", required = true, schema = @Schema(type = "string")),
+        @Header(name = "Cache-Control", description = "as on a 200", required = true, schema = @Schema(type = "string"))
+      })
   @ApiResponse(responseCode = "404", ref = ProblemDocs.RESPONSES + "CampaignNotFound")
   @ProblemDocs.Read
   @interface CampaignStatus {}

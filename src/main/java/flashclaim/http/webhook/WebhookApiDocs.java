@@ -8,6 +8,7 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 
@@ -23,8 +24,6 @@ final class WebhookApiDocs {
   /** The route's statuses and problem types. */
   @Retention(RetentionPolicy.RUNTIME)
   @Operation(summary = "A shop system reports a redemption or a cancellation; the body is signed", parameters = {
-      @Parameter(in = ParameterIn.HEADER, name = "X-Flashclaim-Signature", required = true,
-          description = "t=<unix seconds>,v1=<hex HMAC-SHA256(secret, \"<t>.<body>\")>", schema = @Schema(type = "string")),
       @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = ProblemDocs.IDEMPOTENCY_KEY_DOC, schema = @Schema(type = "string", maxLength = 255))})
   @RequestBody(required = true, description = "the event; the signature covers these exact bytes",
       content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = RedemptionWebhookController.Delivery.class)))
@@ -38,5 +37,6 @@ final class WebhookApiDocs {
   @ApiResponse(responseCode = "415", ref = ProblemDocs.RESPONSES + "UnsupportedMediaType")
   @ApiResponse(responseCode = "422", ref = ProblemDocs.RESPONSES + "IdempotencyKeyReused")
   @ApiResponse(responseCode = "503", ref = ProblemDocs.RESPONSES + "RedemptionUnavailable")
+  @SecurityRequirement(name = "signature")
   @interface Redemption {}
 }
