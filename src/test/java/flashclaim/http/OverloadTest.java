@@ -201,7 +201,9 @@ class OverloadTest {
           assertThat(r.json().get("type")).isEqualTo("urn:flashclaim:problem:busy");
         }
       }
-      assertThat(byStatus).containsOnlyKeys(201, 503).containsKey(503);
+      // How many commit within the deadline depends on the machine's speed; that every claim
+      // answers, a coupon or a 503 by its deadline, and that the store stays whole, does not.
+      assertThat(byStatus.keySet()).isSubsetOf(201, 503).contains(503);
       // A claim whose commit the deadline cut short may still have landed, whole (G5).
       Map<String, Object> audit =
           Api.get(one.url(), "/v1/admin/campaigns/queued/audit", Tokens.admin()).json();
