@@ -161,7 +161,7 @@ class FirebaseTokenTest extends ForgedTokenContract {
     }
   }
 
-  /** The keys are fetched once per instance, not per request. */
+  /** The keys are fetched once by the instance, not per request. */
   @Test
   void keysAreFetchedOncePerInstance() throws Exception {
     runAll(
@@ -169,8 +169,8 @@ class FirebaseTokenTest extends ForgedTokenContract {
         i ->
             () ->
                 Api.get(
-                    instance(i), "/v1/campaigns/" + campaign + "/claims/me", userToken("u" + i)));
-    assertThat(keys.fetches()).isBetween(1, INSTANCES);
+                    instance(0), "/v1/campaigns/" + campaign + "/claims/me", userToken("u" + i)));
+    assertThat(keys.fetches()).isEqualTo(1);
   }
 
   private RSAPublicKey publicKey() {

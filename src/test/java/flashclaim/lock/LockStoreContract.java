@@ -282,7 +282,7 @@ public abstract class LockStoreContract extends StoreContract {
   @Test
   void renewalKeepsALongActionsLease() throws Exception {
     String key = newKey();
-    Duration lease = Duration.ofMillis(800);
+    Duration lease = Duration.ofMillis(500);
     CountDownLatch holding = new CountDownLatch(1);
     CompletableFuture<LockOutcome<String>> holder =
         CompletableFuture.supplyAsync(
@@ -312,7 +312,7 @@ public abstract class LockStoreContract extends StoreContract {
   @Test
   void expiredLeaseOfAKilledProcessIsTakenOver() throws Exception {
     String key = newKey();
-    Duration lease = Duration.ofSeconds(2);
+    Duration lease = Duration.ofMillis(1_500);
     LockOutcome<Long> first =
         locks(0).runWithLock(key, locks(0).defaults(), HeldLock::fencingToken);
     long before = ((LockOutcome.Ran<Long>) first).fencingToken();
@@ -373,7 +373,7 @@ public abstract class LockStoreContract extends StoreContract {
 
   private void staleHolderIsTakenOver(LockService stale, boolean untilRenewal) throws Exception {
     String key = newKey();
-    Duration lease = Duration.ofSeconds(1);
+    Duration lease = Duration.ofMillis(500);
     CountDownLatch staleHolds = new CountDownLatch(1);
     CountDownLatch successorHolds = new CountDownLatch(1);
     CountDownLatch successorMayFinish = new CountDownLatch(1);

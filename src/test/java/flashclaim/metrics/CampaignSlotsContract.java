@@ -8,6 +8,7 @@ import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.Tokens;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -131,7 +132,9 @@ public abstract class CampaignSlotsContract extends MultiInstanceTest {
     String real = newCampaign(1, COUPONS);
     // Without the modification guard, whose store call would fail first, the claims reach the
     // claim service and fail there, which its listeners are told of.
-    try (ServiceInstance cut = startInstance(Map.of("flashclaim.guard.enabled", "false"))) {
+    Map<String, Object> properties = new HashMap<>(backend().cutOffProperties());
+    properties.put("flashclaim.guard.enabled", "false");
+    try (ServiceInstance cut = startInstance(properties)) {
       assertThat(claim(cut.url(), real, "before-the-cut")).isEqualTo(201);
       backend().cutOff(cut);
 

@@ -167,7 +167,7 @@ public abstract class CampaignStatusContract extends MultiInstanceTest {
   @Test
   void aStoreThatFailsIsUnavailableWithRetryAfter() {
     Api.createCampaign(instance(0), "outage", 1, 2);
-    try (ServiceInstance doomed = startInstance()) {
+    try (ServiceInstance doomed = startInstance(backend().cutOffProperties())) {
       backend().cutOff(doomed);
       for (int i = 0; i < 2; i++) {
         Api.Response answer = status(doomed.url(), "outage", Tokens.user("u"));

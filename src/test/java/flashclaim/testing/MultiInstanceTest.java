@@ -23,7 +23,8 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * Base of the concurrency tests: {@value #INSTANCES} service instances (separate application
- * contexts) sharing one store, a pool of client threads, and checks that read the store directly.
+ * contexts, fewer where a subclass says so with {@link #instanceCount()}) sharing one store, a pool
+ * of client threads, and checks that read the store directly.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class MultiInstanceTest {
@@ -42,6 +43,11 @@ public abstract class MultiInstanceTest {
     return Map.of();
   }
 
+  /** How many instances start before all tests: {@value #INSTANCES}, or fewer for a subclass. */
+  protected int instanceCount() {
+    return INSTANCES;
+  }
+
   /** Starts one more instance on the same store and configuration. */
   protected ServiceInstance startInstance() {
     return startInstance(Map.of());
@@ -57,7 +63,7 @@ public abstract class MultiInstanceTest {
 
   @BeforeAll
   void startInstances() {
-    for (int i = 0; i < INSTANCES; i++) {
+    for (int i = 0; i < instanceCount(); i++) {
       instances.add(startInstance());
     }
     clients = Executors.newFixedThreadPool(CLIENT_THREADS);

@@ -49,6 +49,15 @@ public interface StoreBackend {
   /** Cuts the instance's connection to the store at once; its in-flight store work fails. */
   void cutOff(ServiceInstance instance);
 
+  /**
+   * Properties of an instance that will be {@link #cutOff}: its store calls fail after the shortest
+   * wait the store's client allows rather than after the production timeouts. Empty when they fail
+   * at once anyway.
+   */
+  default Map<String, Object> cutOffProperties() {
+    return Map.of();
+  }
+
   /** Stops an instance without letting it finish its in-flight store work. */
   default void killAbruptly(ServiceInstance instance) {
     cutOff(instance);
