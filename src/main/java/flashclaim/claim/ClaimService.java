@@ -73,10 +73,10 @@ public class ClaimService {
   }
 
   /**
-   * A claim decided without the store, when this instance already knows the answer ({@link
-   * #withoutPool}): the campaign is cached and not open, or this instance has proven its pool empty
-   * and, after the shared read of the additions counter that {@link #claim} would wait for too, the
-   * proof holds and the user holds nothing. No thread waits for that read. Empty when the claim
+   * A claim decided without the store, when this instance already knows the answer: the campaign is
+   * cached and not open ({@link #notOpen}), or this instance has proven its pool empty and, after
+   * the shared read of the additions counter that {@link #claim} would wait for too, the proof holds
+   * and the user holds nothing ({@link #soldOutWithoutRead}). No thread waits for that read. Empty when the claim
    * needs the store (or the read failed, or did not return within the deadline): then {@link
    * #claim} decides it. Its outcomes reach the listeners as {@link #claim}'s do.
    */
@@ -87,30 +87,34 @@ public class ClaimService {
       return CompletableFuture.completedFuture(Optional.empty());
     }
     Campaign campaign = cached.get();
-    CompletableFuture<SoldOutProofs.Check> check =
-        campaign.windowAt(clock.instant()) == Campaign.Window.OPEN && soldOut.hasProof(campaignId)
-            ? soldOut.checkAsync(campaignId)
-            : CompletableFuture.completedFuture(SoldOutProofs.Check.NOT_READ);
+    Optional<ClaimOutcome> closed = notOpen(campaign);
+    if (closed.isPresent() || !soldOut.hasProof(campaignId)) {
+      return CompletableFuture.completedFuture(
+          closed.map(outcome -> reported(campaignId, outcome, admittedAt)));
+    }
     long left = Duration.between(clock.instant(), admittedAt.plus(config.deadline())).toNanos();
-    return check
-        .thenApply(c -> withoutPool(campaign, user, c))
+    return soldOut
+        .checkAsync(campaignId)
+        .thenApply(check -> soldOutWithoutRead(campaign, user, check))
         .thenApply(known -> known.map(outcome -> reported(campaignId, outcome, admittedAt)))
         .exceptionally(failure -> Optional.empty()) // the store path reads again, and reports it
         .completeOnTimeout(Optional.empty(), Math.max(0, left), TimeUnit.NANOSECONDS);
   }
 
-  /**
-   * The outcome that needs neither the pool nor the user's holdings, written once for both paths:
-   * not open outside the campaign's window; sold out when the pool is proven empty and the user
-   * cannot hold a coupon of it ({@link SoldOutHolders}). Empty otherwise.
-   */
-  private Optional<ClaimOutcome> withoutPool(
-      Campaign campaign, UserId user, SoldOutProofs.Check check) {
+  /** Not open, outside the campaign's window; the rule of both paths. */
+  private Optional<ClaimOutcome> notOpen(Campaign campaign) {
     Campaign.Window window = campaign.windowAt(clock.instant());
-    if (window != Campaign.Window.OPEN) {
-      return Optional.of(
-          new ClaimOutcome.NotOpen(window, campaign.startsAt(), campaign.endsAt()));
-    }
+    return window == Campaign.Window.OPEN
+        ? Optional.empty()
+        : Optional.of(new ClaimOutcome.NotOpen(window, campaign.startsAt(), campaign.endsAt()));
+  }
+
+  /**
+   * Sold out without a read, when the pool is proven empty and the user cannot hold a coupon of it
+   * ({@link SoldOutHolders}); the rule of both paths.
+   */
+  private Optional<ClaimOutcome> soldOutWithoutRead(
+      Campaign campaign, UserId user, SoldOutProofs.Check check) {
     if (check instanceof SoldOutProofs.Check.Proven proven
         && !holders.mayHold(campaign, user, proven.proof())) {
       soldOut.answeredOnProof();
@@ -149,9 +153,9 @@ public class ClaimService {
       return new ClaimOutcome.UnknownCampaign();
     }
     Campaign campaign = found.get();
-    Optional<ClaimOutcome> notOpen = withoutPool(campaign, user, SoldOutProofs.Check.NOT_READ);
-    if (notOpen.isPresent()) {
-      return notOpen.get();
+    Optional<ClaimOutcome> closed = notOpen(campaign);
+    if (closed.isPresent()) {
+      return closed.get();
     }
     // With one coupon per user, the claim record of slot 0 is all there is to hold: the store's
     // commit fails on it (SlotTaken) for a user who holds one, and that is when the holdings are
@@ -160,7 +164,7 @@ public class ClaimService {
     List<Claim> held =
         campaign.perUserLimit() == 1 ? List.of() : store.holdings(campaign, user, deadline);
     SoldOutProofs.Check soldOutCheck = soldOut.check(campaign.id(), deadline.instant());
-    Optional<ClaimOutcome> known = withoutPool(campaign, user, soldOutCheck);
+    Optional<ClaimOutcome> known = soldOutWithoutRead(campaign, user, soldOutCheck);
     if (known.isPresent()) {
       return known.get(); // no read at all: the pool is proven empty and the user holds nothing
     } else if (soldOutCheck instanceof SoldOutProofs.Check.Proven) {

@@ -97,9 +97,6 @@ public class SoldOutProofs {
 
   /** What {@link #check} found for a claim. */
   public sealed interface Check {
-    /** No proof, and no read of the counter: the instance had no reason to read it. */
-    Check NOT_READ = new Unproven(null);
-
     /**
      * The pool is proven empty at a moment during the claim: answer sold out, no pool query. {@code
      * proof} is the counter as read before the query that found the pool empty.
@@ -115,6 +112,8 @@ public class SoldOutProofs {
     /** The deadline passed while the claim waited for a read of the counter. */
     record TimedOut() implements Check {}
   }
+
+  private static final Check NOT_READ = new Check.Unproven(null);
 
   /**
    * Whether a claim arriving now may answer sold out without a pool query. Reads the counter (a
@@ -143,7 +142,7 @@ public class SoldOutProofs {
   public CompletableFuture<Check> checkAsync(CampaignId campaign) {
     Watch watch = activeWatch(campaign);
     if (watch == null) {
-      return CompletableFuture.completedFuture(Check.NOT_READ);
+      return CompletableFuture.completedFuture(NOT_READ);
     }
     return watch.nextRead(campaign).thenApply(seen -> checked(watch, seen));
   }
@@ -161,7 +160,7 @@ public class SoldOutProofs {
 
   private Check checked(Watch watch, Optional<PoolAdditions> seen) {
     if (seen.isEmpty()) {
-      return Check.NOT_READ;
+      return NOT_READ;
     }
     PoolAdditions proof = watch.proof;
     if (proof != null && seen.get().nothingAddedSince(proof)) {
