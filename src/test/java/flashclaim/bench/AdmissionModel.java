@@ -1,13 +1,14 @@
 package flashclaim.bench;
 
+import com.netflix.concurrency.limits.limit.FixedLimit;
+import com.netflix.concurrency.limits.limiter.SimpleLimiter;
 import flashclaim.admission.AdmissionConfig;
 import flashclaim.admission.FairAdmission;
 import flashclaim.admission.WaitTimer;
 import flashclaim.testing.MovableClock;
-import com.netflix.concurrency.limits.limit.FixedLimit;
-import com.netflix.concurrency.limits.limiter.SimpleLimiter;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Random;
 
@@ -101,11 +102,7 @@ public final class AdmissionModel {
   }
 
   public static void main(String[] args) {
-    java.util.Map<String, String> given = new java.util.HashMap<>();
-    for (String arg : args) {
-      String[] pair = arg.split("=", 2);
-      given.put(pair[0], pair[1]);
-    }
+    Map<String, String> given = BenchArguments.parse(args);
     AdmissionModel model =
         new AdmissionModel(
             Integer.parseInt(given.getOrDefault("users", "30000")),

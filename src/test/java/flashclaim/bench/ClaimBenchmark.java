@@ -121,11 +121,7 @@ public final class ClaimBenchmark {
     }
 
     static Options parse(String[] args) {
-      Map<String, String> given = new HashMap<>();
-      for (String arg : args) {
-        String[] kv = arg.replaceFirst("^--", "").split("=", 2);
-        given.put(kv[0], kv.length > 1 ? kv[1] : "true");
-      }
+      Map<String, String> given = BenchArguments.parse(args);
       return new Options(
           Integer.parseInt(given.getOrDefault("users", "10000")),
           Integer.parseInt(given.getOrDefault("coupons", "5000")),

@@ -13,7 +13,6 @@ import flashclaim.testing.StoreBackend;
 import flashclaim.testing.TestEmulator;
 import io.micronaut.context.ApplicationContext;
 import java.time.Instant;
-import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -36,11 +35,7 @@ public final class SeedAndAuditTiming {
   private SeedAndAuditTiming() {}
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> given = new HashMap<>();
-    for (String arg : args) {
-      String[] kv = arg.replaceFirst("^--", "").split("=", 2);
-      given.put(kv[0], kv.length > 1 ? kv[1] : "true");
-    }
+    Map<String, String> given = BenchArguments.parse(args);
     String store = given.getOrDefault("store", "firestore");
     int codes = Integer.parseInt(given.getOrDefault("codes", "100000"));
     int claims = Integer.parseInt(given.getOrDefault("claims", "5000"));

@@ -5,7 +5,6 @@ import flashclaim.testing.PostgresBackend;
 import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.StoreBackend;
 import flashclaim.testing.Tokens;
-import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
 
@@ -19,11 +18,7 @@ public final class SeedingBenchmark {
   private SeedingBenchmark() {}
 
   public static void main(String[] args) {
-    Map<String, String> given = new HashMap<>();
-    for (String arg : args) {
-      String[] kv = arg.replaceFirst("^--", "").split("=", 2);
-      given.put(kv[0], kv.length > 1 ? kv[1] : "true");
-    }
+    Map<String, String> given = BenchArguments.parse(args);
     int codes = Integer.parseInt(given.getOrDefault("codes", "100000"));
     int rounds = Integer.parseInt(given.getOrDefault("rounds", "3"));
     StoreBackend postgres = new PostgresBackend();
