@@ -41,9 +41,28 @@ final class PostgresFactory {
           "flashclaim.postgres.url is not set and this build has no embedded PostgreSQL (a"
               + " development tool)");
     }
-    HikariConfig hikari = new HikariConfig();
+    HikariConfig hikari =
+        poolConfig(config, embedded.map(EmbeddedDatabase::jdbcUrl).orElse(config.url()));
     hikari.setPoolName("flashclaim-postgres");
-    hikari.setJdbcUrl(embedded.map(EmbeddedDatabase::jdbcUrl).orElse(config.url()));
+    HikariDataSource dataSource = new HikariDataSource(hikari);
+    LOG.info("PostgreSQL: pool of {} connections to {}", config.poolSize(), hikari.getJdbcUrl());
+    try {
+      migrator.run(migrations, dataSource);
+    } catch (RuntimeException e) {
+      dataSource.close();
+      throw e;
+    }
+    return dataSource;
+  }
+
+  /**
+   * The settings of a pool on {@code jdbcUrl}: its size and timeouts from {@code config}, every
+   * statement and every socket bounded (G6). The service's pool, and the store clients of the tests
+   * that run the adapters without a service.
+   */
+  static HikariConfig poolConfig(PostgresConfig config, String jdbcUrl) {
+    HikariConfig hikari = new HikariConfig();
+    hikari.setJdbcUrl(jdbcUrl);
     hikari.setUsername(config.user());
     if (!config.password().isEmpty()) {
       hikari.setPassword(config.password());
@@ -64,15 +83,7 @@ final class PostgresFactory {
     hikari.addDataSourceProperty(
         "cancelSignalTimeout", String.valueOf(wholeSeconds(config.cancelGrace())));
     hikari.addDataSourceProperty("tcpKeepAlive", "true");
-    HikariDataSource dataSource = new HikariDataSource(hikari);
-    LOG.info("PostgreSQL: pool of {} connections to {}", config.poolSize(), hikari.getJdbcUrl());
-    try {
-      migrator.run(migrations, dataSource);
-    } catch (RuntimeException e) {
-      dataSource.close();
-      throw e;
-    }
-    return dataSource;
+    return hikari;
   }
 
   /**

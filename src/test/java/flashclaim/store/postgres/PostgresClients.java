@@ -68,15 +68,8 @@ public final class PostgresClients implements StoreClients {
   private PostgresClients(String url, int n) {
     this.url = url;
     for (int i = 0; i < n; i++) {
-      HikariConfig hikari = new HikariConfig();
+      HikariConfig hikari = PostgresFactory.poolConfig(CONFIG, url); // the service's settings
       hikari.setPoolName("test-client-" + i);
-      hikari.setJdbcUrl(url);
-      hikari.setUsername(CONFIG.user());
-      hikari.setMaximumPoolSize(CONFIG.poolSize());
-      hikari.setMinimumIdle(1);
-      hikari.setConnectionTimeout(CONFIG.connectionTimeout().toMillis());
-      hikari.addDataSourceProperty(
-          "options", "-c statement_timeout=" + CONFIG.callTimeout().toMillis());
       HikariDataSource pool = new HikariDataSource(hikari);
       pools.add(pool);
       try {
