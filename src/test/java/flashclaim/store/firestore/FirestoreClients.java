@@ -1,7 +1,6 @@
 package flashclaim.store.firestore;
 
 import com.google.cloud.firestore.Firestore;
-import com.google.cloud.firestore.FirestoreOptions;
 import flashclaim.audit.AuditConfig;
 import flashclaim.audit.AuditStore;
 import flashclaim.campaign.CampaignStore;
@@ -21,6 +20,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadFactory;
@@ -58,13 +58,18 @@ public final class FirestoreClients implements StoreClients {
   /** Opens {@code n} clients on the emulator at {@code host}. */
   public FirestoreClients(String host, int n) {
     this.host = host;
-    for (int i = 0; i < n; i++) {
-      clients.add(
-          FirestoreOptions.newBuilder()
-              .setProjectId(CONFIG.projectId())
-              .setEmulatorHost(host)
-              .build()
-              .getService());
+    FirestoreConfig atHost =
+        new FirestoreConfig(
+            CONFIG.projectId(),
+            host,
+            CONFIG.embedded(),
+            CONFIG.emulatorJar(),
+            CONFIG.emulatorPort(),
+            CONFIG.emulatorHeap(),
+            CONFIG.emulatorStartTimeout(),
+            CONFIG.callTimeout());
+    for (int i = 0; i < n; i++) { // each made as the service makes its client
+      clients.add(new FirestoreFactory().firestore(atHost, Optional.empty(), List.of()));
     }
   }
 
