@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.function.Supplier;
 
 /**
  * A plain HTTP client for tests (the JDK's): it never throws on an error status, so tests assert
@@ -139,7 +140,19 @@ public final class Api {
   }
 
   private static Response postRetrying503(URI base, String path, String json) {
-    Response response = post(base, path, Tokens.admin(), json);
+    return retrying503(() -> post(base, path, Tokens.admin(), json));
+  }
+
+  /**
+   * An admin's GET that, like any good client, retries a 503 (a store that did not answer in time
+   * on a loaded machine) a few times before it gives up and returns the last answer.
+   */
+  public static Response getRetrying503(URI base, String path) {
+    return retrying503(() -> get(base, path, Tokens.admin()));
+  }
+
+  private static Response retrying503(Supplier<Response> call) {
+    Response response = call.get();
     for (int retry = 0; retry < 10 && response.status() == 503; retry++) {
       try {
         Thread.sleep(500);
@@ -147,7 +160,7 @@ public final class Api {
         Thread.currentThread().interrupt();
         throw new IllegalStateException(e);
       }
-      response = post(base, path, Tokens.admin(), json);
+      response = call.get();
     }
     return response;
   }
