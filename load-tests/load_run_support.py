@@ -857,6 +857,12 @@ def describe_phases(run_dir, run, outcome, answers, samples, checks, out):
         out(f"  attempt (client, from the moment it was sent): p50 {attempt['p50']}  p99 {attempt['p99']} ms{over}")
     if click:
         out(f"  click to answer: p99 {click['p99']} ms")
+    seen = outcome.get("firstSeenAfterSendMs")
+    if seen:
+        out(
+            f"  first seen by the service (the ticket's first arrival) after the client sent: p50 {seen['p50']}"
+            f"  p99 {seen['p99']}  max {seen['max']} ms (users refused at their first attempt)"
+        )
     if run.get("calibrated") and cal and outcome:
         cpu = instances_cpu(samples, instances)
         answered = sum(attempts.values())

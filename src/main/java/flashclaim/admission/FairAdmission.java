@@ -122,6 +122,8 @@ public final class FairAdmission {
   private boolean draining;
   /** Mean seconds a claim holds its slot; NaN until one has; guarded by {@code lock}. */
   private double meanHoldSeconds = Double.NaN;
+  /** The places of refused users who are expected back; guarded by {@code lock}. */
+  private final KeptPlaces kept;
 
   /**
    * @param limiter the concurrency limit; it is acquired with a null context
@@ -141,6 +143,7 @@ public final class FairAdmission {
     this.clock = clock;
     this.timer = timer;
     this.random = random;
+    this.kept = new KeptPlaces(config.maxKeptPlaces(), config.keepPlaceFor());
     for (Reason reason : Reason.values()) {
       refused.put(reason, new LongAdder());
     }
@@ -156,23 +159,27 @@ public final class FairAdmission {
     List<Runnable> effects = new ArrayList<>();
     synchronized (lock) {
       if (draining) {
-        return CompletableFuture.completedFuture(refusal(Reason.SHUTTING_DOWN, 0));
+        return CompletableFuture.completedFuture(shutDown());
       }
-      waiter = new Waiter(arrival, sequence++, clock.instant());
+      Instant now = clock.instant();
+      kept.expire(now);
+      kept.returned(arrival);
+      waiter = new Waiter(arrival, sequence++, now);
       queue.add(waiter);
       admitWhileFree(effects);
       while (queue.size() > maxQueued) {
         Waiter latest = queue.pollLast();
-        effects.add(latest.refuse(refusal(Reason.QUEUE_FULL, queue.size())));
+        effects.add(
+            latest.refuse(refusal(Reason.QUEUE_FULL, latest.arrival, queue.size(), now)));
       }
       if (queue.contains(waiter)) {
         int ahead = ahead(waiter);
-        Duration wait = Duration.between(clock.instant(), waitUntil);
+        Duration wait = Duration.between(now, waitUntil);
         if (wait.isNegative()
             || wait.isZero()
-            || expectedWaitSeconds(ahead) > wait.toNanos() / 1e9) {
+            || expectedWaitSeconds(ahead + kept.before(arrival)) > wait.toNanos() / 1e9) {
           queue.remove(waiter);
-          effects.add(waiter.refuse(refusal(Reason.DEADLINE, ahead)));
+          effects.add(waiter.refuse(refusal(Reason.DEADLINE, arrival, ahead, now)));
         } else {
           waiter.waited = true;
           waiter.cancelTimer = timer.schedule(wait, () -> expire(waiter));
@@ -195,7 +202,7 @@ public final class FairAdmission {
     synchronized (lock) {
       draining = true;
       for (Waiter waiter : queue) {
-        effects.add(waiter.refuse(refusal(Reason.SHUTTING_DOWN, 0)));
+        effects.add(waiter.refuse(shutDown()));
       }
       queue.clear();
     }
@@ -216,6 +223,13 @@ public final class FairAdmission {
   public int queued() {
     synchronized (lock) {
       return queue.size();
+    }
+  }
+
+  /** Places kept now for refused users who are expected back. */
+  public int keptPlaces() {
+    synchronized (lock) {
+      return kept.size();
     }
   }
 
@@ -307,7 +321,7 @@ public final class FairAdmission {
       }
       int ahead = ahead(waiter);
       queue.remove(waiter);
-      refuse = waiter.refuse(refusal(Reason.DEADLINE, ahead));
+      refuse = waiter.refuse(refusal(Reason.DEADLINE, waiter.arrival, ahead, clock.instant()));
     }
     run(List.of(refuse));
   }
@@ -353,10 +367,27 @@ public final class FairAdmission {
     }
   }
 
-  /** Counts a refusal; must hold {@code lock}. */
-  private Entry.Refused refusal(Reason reason, int ahead) {
+  /** Counts a refusal for shutdown: no place is kept, the instance goes away. */
+  private Entry.Refused shutDown() {
+    refused.get(Reason.SHUTTING_DOWN).increment();
+    return new Entry.Refused(Reason.SHUTTING_DOWN, Duration.ZERO);
+  }
+
+  /**
+   * Counts a refusal of a claim that first arrived at {@code arrival} with {@code ahead} claims
+   * before it in line, and keeps its user's place until a little after the time it is told to come
+   * back. Must hold {@code lock}.
+   */
+  private Entry.Refused refusal(Reason reason, Instant arrival, int ahead, Instant now) {
     refused.get(reason).increment();
-    return new Entry.Refused(reason, retryAfter(ahead));
+    Duration retryAfter = retryAfter(ahead + kept.before(arrival));
+    kept.keep(arrival, now.plus(wholeSeconds(retryAfter)));
+    return new Entry.Refused(reason, retryAfter);
+  }
+
+  /** The Retry-After header counts whole seconds, at least one: when the client is back. */
+  private static Duration wholeSeconds(Duration retryAfter) {
+    return Duration.ofSeconds(Math.max(1, (retryAfter.toMillis() + 999) / 1000));
   }
 
   /**
@@ -368,14 +399,17 @@ public final class FairAdmission {
   }
 
   /**
-   * The expected turn plus jitter: a uniform part of up to {@code retryJitter} of it, and of at
-   * least a second (Retry-After counts whole seconds), capped at {@code maxRetryAfter}.
+   * The whole seconds before the expected turn of a claim with {@code ahead} claims before it (the
+   * claims in line, and the places kept for refused users who first arrived earlier), rounded
+   * down: the client is back in line just before its turn, and waits there for it. A turn within
+   * the second gets Retry-After 1 with up to {@code retryJitter} s more, so that a burst of such
+   * refusals does not come back at once. Capped at {@code maxRetryAfter}.
    */
   private Duration retryAfter(int ahead) {
     double expected = expectedWaitSeconds(ahead);
-    double spread = retryJitter == 0 ? 0 : Math.max(1, retryJitter * expected);
-    double seconds = Math.min(expected + random.getAsDouble() * spread, maxRetryAfterSeconds);
-    return Duration.ofNanos(Math.round(seconds * 1e9));
+    double seconds =
+        expected < 1 ? 1 + random.getAsDouble() * retryJitter : Math.floor(expected);
+    return Duration.ofNanos(Math.round(Math.min(seconds, maxRetryAfterSeconds) * 1e9));
   }
 
   /** A claim in line. */

@@ -142,8 +142,8 @@ class FairAdmissionTest {
 
   /**
    * With claims held 100 ms each and a limit of 2, slots free at 20 per second: the claim with three
-   * before it expects its turn after 200 ms, so with 150 ms left it is refused at once, and told to
-   * come back after its expected turn plus jitter (half the spread of at least a second).
+   * before it expects its turn after 200 ms, so with 150 ms left it is refused at once. Its turn
+   * is within the second: it is told to come back after 1 s plus jitter (half of 0.5 s).
    */
   @Test
   void aClaimWhoseTurnWouldComeTooLateIsRefusedAtOnce() {
@@ -159,45 +159,97 @@ class FairAdmissionTest {
     Entry.Refused refused = refused(admission.enter(T0, clock.instant().plusMillis(150)));
 
     assertThat(refused.reason()).isEqualTo(Reason.DEADLINE);
-    assertThat(refused.retryAfter()).isEqualTo(Duration.ofMillis(200 + 500));
+    assertThat(refused.retryAfter()).isEqualTo(Duration.ofMillis(1_250));
     assertThat(admission.enter(T0, clock.instant().plusMillis(250)).toCompletableFuture())
         .isNotDone(); // its turn comes just in time
     assertThat(admission.queued()).isEqualTo(4);
   }
 
-  /** Retry-After: the expected turn plus up to half of it (at least a second) more, capped. */
+  /**
+   * Retry-After: the whole seconds before the expected turn, so that the client is back in line
+   * just before it; a turn within the second is told 1 s plus up to {@code retry-jitter} of a
+   * second; capped.
+   */
   @Test
-  void retryAfterFollowsThePlaceInLineAndIsSpreadByJitter() {
-    Iterator<Double> draws = List.of(0.0, 0.999, 0.0, 0.5).iterator();
+  void retryAfterIsTheWholeSecondsBeforeTheExpectedTurn() {
+    Iterator<Double> draws = List.of(0.0, 0.999).iterator();
     FairAdmission admission = admission(1, 50, draws::next);
     measureHoldTime(admission, Duration.ofMillis(100));
     admitted(admission.enter(T0, LATER));
     for (int i = 0; i < 50; i++) {
       admission.enter(T0, LATER);
     }
-    // 50 wait before a later arrival: its turn comes after 51 holds of 100 ms.
-    Duration lowest = refused(admission.enter(T0.plusSeconds(1), LATER)).retryAfter();
-    Duration highest = refused(admission.enter(T0.plusSeconds(1), LATER)).retryAfter();
-    assertThat(lowest).isEqualTo(Duration.ofMillis(5_100));
-    assertThat(highest).isBetween(Duration.ofMillis(7_640), Duration.ofMillis(7_650));
+    // 50 wait before a later arrival: its turn comes after 51 holds of 100 ms, 5.1 s.
+    assertThat(refused(admission.enter(T0.plusSeconds(1), LATER)).retryAfter())
+        .isEqualTo(Duration.ofSeconds(5));
 
     FairAdmission soon = admission(1, 0, draws::next);
     measureHoldTime(soon, Duration.ofMillis(100));
     admitted(soon.enter(T0, LATER));
-    assertThat(refused(soon.enter(T0, LATER)).retryAfter()).isEqualTo(Duration.ofMillis(100));
-    assertThat(refused(soon.enter(T0, LATER)).retryAfter()).isEqualTo(Duration.ofMillis(600));
+    assertThat(refused(soon.enter(T0, LATER)).retryAfter()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(refused(soon.enter(T0, LATER)).retryAfter())
+        .isBetween(Duration.ofMillis(1_499), Duration.ofMillis(1_500));
   }
 
   @Test
   void retryAfterIsCappedAndSpreadEvenBeforeAnyClaimWasMeasured() {
     FairAdmission unmeasured = admission(1, 0, () -> 0.75);
     admitted(unmeasured.enter(T0, LATER));
-    assertThat(refused(unmeasured.enter(T0, LATER)).retryAfter()).isEqualTo(Duration.ofMillis(750));
+    assertThat(refused(unmeasured.enter(T0, LATER)).retryAfter())
+        .isEqualTo(Duration.ofMillis(1_375));
 
     FairAdmission slow = admission(1, 0, () -> 0.0);
     measureHoldTime(slow, Duration.ofMinutes(5));
     admitted(slow.enter(T0, LATER));
     assertThat(refused(slow.enter(T0, LATER)).retryAfter()).isEqualTo(Duration.ofSeconds(30));
+  }
+
+  /**
+   * A refused user's place is kept until they are back: a later arrival counts it in its turn, and
+   * is told to come back after it; once the user is back (a claim with their first arrival
+   * enters), the place is theirs and no longer counted.
+   */
+  @Test
+  void aRefusedUsersPlaceCountsBeforeEveryLaterArrivalUntilTheyAreBack() {
+    FairAdmission admission = admission(1, 0, () -> 0.0, 100);
+    measureHoldTime(admission, Duration.ofMillis(500)); // 2 claims a second
+    FairAdmission.Permit holder = admitted(admission.enter(T0, LATER));
+    Instant early = T0.plusMillis(1);
+    for (int i = 0; i < 6; i++) {
+      refused(admission.enter(early.plusMillis(i), LATER)); // six places kept
+    }
+    assertThat(admission.keptPlaces()).isEqualTo(6);
+
+    // A later arrival has the six kept places before it: its turn after 7 holds, 3.5 s.
+    assertThat(refused(admission.enter(T0.plusSeconds(1), LATER)).retryAfter())
+        .isEqualTo(Duration.ofSeconds(3));
+    assertThat(admission.keptPlaces()).isEqualTo(7);
+    // The earliest refused user, back, has nobody kept before it.
+    holder.release(Result.SUCCESS);
+    assertThat(admission.enter(early, LATER).toCompletableFuture().join())
+        .isInstanceOf(Entry.Admitted.class);
+    assertThat(admission.keptPlaces()).isEqualTo(6);
+  }
+
+  /** A place is kept only until a while after the time its user was told; at most so many. */
+  @Test
+  void keptPlacesExpireAndAreBounded() {
+    FairAdmission admission = admission(1, 0, () -> 0.0, 3);
+    measureHoldTime(admission, Duration.ofMillis(500));
+    admitted(admission.enter(T0, LATER));
+    for (int i = 4; i >= 1; i--) {
+      refused(admission.enter(T0.plusMillis(i), LATER));
+    }
+    assertThat(admission.keptPlaces()).as("the latest arrival gave up its place").isEqualTo(3);
+    // Each was told 1 s (its turn within the second), so its place is kept until 3 s from now.
+    clock.move(Duration.ofMillis(2_500));
+    assertThat(refused(admission.enter(T0.plusSeconds(10), LATER)).retryAfter())
+        .as("three kept places before it: its turn after 2 s")
+        .isEqualTo(Duration.ofSeconds(2));
+    assertThat(admission.keptPlaces()).as("full, and every kept place is earlier").isEqualTo(3);
+    clock.move(Duration.ofMillis(500));
+    refused(admission.enter(T0.plusSeconds(20), LATER));
+    assertThat(admission.keptPlaces()).as("all expired but the newest").isEqualTo(1);
   }
 
   @Test
@@ -324,7 +376,7 @@ class FairAdmissionTest {
       AdmissionConfig config =
           new AdmissionConfig(
               limit, 20, 8, 64, 16, Duration.ZERO, Duration.ofSeconds(30), 0.5, 0.05,
-              AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10));
+              AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), 0, Duration.ZERO);
       assertThat(AdmissionFactory.limiter(config).getLimit()).as(limit).isEqualTo(20);
     }
   }
@@ -337,10 +389,16 @@ class FairAdmissionTest {
   }
 
   private FairAdmission admission(int limit, int maxQueued, DoubleSupplier random) {
+    return admission(limit, maxQueued, random, 0);
+  }
+
+  private FairAdmission admission(
+      int limit, int maxQueued, DoubleSupplier random, int keptPlaces) {
     AdmissionConfig config =
         new AdmissionConfig(
             "fixed", limit, 1, limit, maxQueued, Duration.ZERO, Duration.ofSeconds(30), 0.5, 1,
-            AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10));
+            AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), keptPlaces,
+            Duration.ofSeconds(2));
     return new FairAdmission(config, AdmissionFactory.limiter(config), clock, timer, random);
   }
 

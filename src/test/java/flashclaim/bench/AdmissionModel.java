@@ -27,7 +27,10 @@ import java.util.Random;
  * Arguments ({@code name=value}): users (30000), coupons (5000), rate (users/s, 1000), limit (32),
  * serviceMs (80: the limit over it is the capacity), waitMs (1900: a claim's wait for a slot),
  * maxQueued (512), seed (1), maxRetries (1000), exponential (true: service times drawn from an
- * exponential distribution of that mean; false: all equal).
+ * exponential distribution of that mean; false: all equal), delayMs (0: the mean of an
+ * exponentially distributed wait of every attempt before the service sees it, as on cores that
+ * the client, the store and the service share; a user's first arrival is stamped when its first
+ * attempt is seen), keptPlaces (100000: {@code flashclaim.admission.max-kept-places}).
  */
 public final class AdmissionModel {
   private static final Instant T0 = Instant.parse("2026-11-25T00:00:00Z");
@@ -44,6 +47,7 @@ public final class AdmissionModel {
   private final long waitNanos;
   private final int maxRetries;
   private final boolean exponential;
+  private final long delayNanos;
   private final FairAdmission admission;
 
   private int stock;
@@ -62,8 +66,11 @@ public final class AdmissionModel {
       int maxQueued,
       long seed,
       int maxRetries,
-      boolean exponential) {
+      boolean exponential,
+      long delayMs,
+      int keptPlaces) {
     this.exponential = exponential;
+    this.delayNanos = delayMs * 1_000_000;
     this.users = users;
     this.coupons = coupons;
     this.rate = rate;
@@ -86,7 +93,9 @@ public final class AdmissionModel {
             0.5,
             0.05,
             AdmissionConfig.DEVELOPMENT_SECRET,
-            Duration.ofMinutes(10));
+            Duration.ofMinutes(10),
+            keptPlaces,
+            Duration.ofSeconds(2));
     WaitTimer timer =
         (delay, action) -> {
           Event event = at(clock.instant().plus(delay), action);
@@ -114,7 +123,9 @@ public final class AdmissionModel {
             Integer.parseInt(given.getOrDefault("maxQueued", "512")),
             Long.parseLong(given.getOrDefault("seed", "1")),
             Integer.parseInt(given.getOrDefault("maxRetries", "1000")),
-            Boolean.parseBoolean(given.getOrDefault("exponential", "true")));
+            Boolean.parseBoolean(given.getOrDefault("exponential", "true")),
+            Long.parseLong(given.getOrDefault("delayMs", "0")),
+            Integer.parseInt(given.getOrDefault("keptPlaces", "100000")));
     System.out.println(model.run());
   }
 
@@ -154,6 +165,19 @@ public final class AdmissionModel {
   }
 
   private void attempt(int user, Instant firstArrival, int retries) {
+    if (delayNanos > 0) {
+      // the wait before the service sees the attempt (client, kernel, event loop): its first
+      // arrival is stamped when it is seen
+      long delay = Math.round(-Math.log(1 - random.nextDouble()) * delayNanos);
+      at(
+          clock.instant().plusNanos(delay),
+          () -> seen(user, retries == 0 ? clock.instant() : firstArrival, retries));
+      return;
+    }
+    seen(user, firstArrival, retries);
+  }
+
+  private void seen(int user, Instant firstArrival, int retries) {
     attempts++;
     if (stock == 0) {
       answered(user); // proven sold out: answered without admission

@@ -20,6 +20,7 @@ import io.gatling.javaapi.http.HttpProtocolBuilder;
 import io.gatling.javaapi.http.HttpRequestActionBuilder;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -472,6 +473,9 @@ public final class ClaimLoad {
     }
     if (session.contains("newTicket")) {
       tally.ticketReceived();
+      if (attempt == 0) {
+        tally.firstSeen(session.getString("newTicket"), session.getLong("firstSentAt"));
+      }
       if (tickets) {
         session = session.set("ticket", session.getString("newTicket"));
       }
@@ -675,6 +679,8 @@ public final class ClaimLoad {
     private final AtomicLong mostRetries = new AtomicLong();
     private final LongAdder ticketsReceived = new LongAdder();
     private final LongAdder ticketsSent = new LongAdder();
+    /** Per user refused at the first attempt, ms from sending it to the service's first arrival. */
+    private final Queue<Long> seenAfterSend = new ConcurrentLinkedQueue<>();
     private final Duration window;
 
     Tally(Duration window) {
@@ -732,6 +738,29 @@ public final class ClaimLoad {
 
     void ticketSent() {
       ticketsSent.increment();
+    }
+
+    /**
+     * The first answer of a claim carried a ticket, which holds the moment the service first saw
+     * the user (its payload's first 8 bytes, epoch ms; the ticket's format is the service's {@code
+     * TicketCodec}): how long after the client sent it, on this machine's one clock. It is the wait
+     * the service cannot see (client, kernel, event loop), and how far the service's order of
+     * arrival can stray from the order of clicks.
+     */
+    void firstSeen(String ticket, long firstSentAtEpochMs) {
+      String[] parts = ticket.split("\\.");
+      if (parts.length != 3) {
+        return;
+      }
+      try {
+        byte[] payload = Base64.getUrlDecoder().decode(parts[1]);
+        if (payload.length >= 8) {
+          long seen = ByteBuffer.wrap(payload).getLong();
+          seenAfterSend.add(seen - firstSentAtEpochMs);
+        }
+      } catch (IllegalArgumentException notBase64) {
+        // not a ticket of this format: nothing to learn
+      }
     }
 
     void outcome(
@@ -810,6 +839,8 @@ public final class ClaimLoad {
           + spread(timeline.stream().mapToLong(Answer::ms).sorted().toArray())
           + ",\"clickToAnswerMs\":"
           + spread(clickToAnswer.stream().mapToLong(Long::longValue).sorted().toArray())
+          + ",\"firstSeenAfterSendMs\":"
+          + spread(seenAfterSend.stream().mapToLong(Long::longValue).sorted().toArray())
           + ",\"fifo\":"
           + fifoJson(coupons, user -> true)
           + ",\"hammer\":"

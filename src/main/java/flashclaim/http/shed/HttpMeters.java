@@ -36,6 +36,7 @@ final class HttpMeters implements MeterBinder {
   static final String LIMIT = "flashclaim.admission.limit";
   static final String CLAIMS_IN_FLIGHT = "flashclaim.admission.in.flight";
   static final String QUEUED = "flashclaim.admission.queued";
+  static final String KEPT_PLACES = "flashclaim.admission.kept.places";
   static final String WAITED = "flashclaim.admission.waited";
   static final String WAITED_SECONDS = "flashclaim.admission.waited.seconds";
   static final String DRAIN_RATE = "flashclaim.admission.drain.rate";
@@ -71,6 +72,9 @@ final class HttpMeters implements MeterBinder {
         .register(registry);
     Gauge.builder(QUEUED, claims, FairAdmission::queued)
         .description("claims that wait for a slot, in order of first arrival")
+        .register(registry);
+    Gauge.builder(KEPT_PLACES, claims, FairAdmission::keptPlaces)
+        .description("places kept for refused users until they are back")
         .register(registry);
     FunctionCounter.builder(WAITED, claims, FairAdmission::waitedClaims)
         .description("claims admitted after waiting in line for a slot")
