@@ -73,6 +73,9 @@ import javax.crypto.spec.SecretKeySpec;
  *   <li>{@code shareConnections}: one connection pool for all virtual users instead of one
  *       connection per user (default false: every user is a separate client; W3: true), of at
  *       most {@code maxConnections} (256) per base URL
+ *   <li>{@code closeConnections}: every claim request asks the service to close its connection
+ *       after the answer ({@code Connection: close}), so that users waiting out Retry-After hold
+ *       no connection (default per workload: W8 true, else false)
  *   <li>{@code outcomeFile}: where the tally is written as JSON after the run
  *   <li>{@code answersFile}: where every attempt is written as CSV after the run ({@code
  *       sentAtEpochMs,ms,status,hammer,final}; none by default), for {@code bin/load-run}'s
@@ -120,6 +123,7 @@ public final class ClaimLoad {
   private final int p99Ms;
   private final double maxFailedPercent;
   private final boolean shareConnections;
+  private final boolean closeConnections;
   private final boolean honourRetryAfter;
   private final boolean tickets;
   private final Duration requestTimeout;
@@ -156,36 +160,48 @@ public final class ClaimLoad {
       boolean shareConnections,
       boolean honourRetryAfter,
       int requestTimeoutMs,
-      double minFifoPrecision) {
+      double minFifoPrecision,
+      boolean closeConnections) {
 
     /** W1's client: up to 20 retries spread over half to all of Retry-After, a connection each. */
     public static Defaults of(int users, int coupons, int durationSeconds, int p99Ms) {
-      return new Defaults(users, coupons, durationSeconds, p99Ms, 20, false, false, 60_000, 0);
+      return new Defaults(
+          users, coupons, durationSeconds, p99Ms, 20, false, false, 60_000, 0, false);
     }
 
     public Defaults withRetries(int retries, boolean honour) {
       return new Defaults(
           users, coupons, durationSeconds, p99Ms, retries, shareConnections, honour,
-          requestTimeoutMs, minFifoPrecision);
+          requestTimeoutMs, minFifoPrecision, closeConnections);
     }
 
     public Defaults withSharedConnections() {
       return new Defaults(
           users, coupons, durationSeconds, p99Ms, maxRetries, true, honourRetryAfter,
-          requestTimeoutMs, minFifoPrecision);
+          requestTimeoutMs, minFifoPrecision, closeConnections);
     }
 
     public Defaults withRequestTimeoutMs(int ms) {
       return new Defaults(
           users, coupons, durationSeconds, p99Ms, maxRetries, shareConnections, honourRetryAfter,
-          ms, minFifoPrecision);
+          ms, minFifoPrecision, closeConnections);
     }
 
     /** The FIFO precision that {@code bin/load-run}'s summary requires (0: none). */
     public Defaults withMinFifoPrecision(double precision) {
       return new Defaults(
           users, coupons, durationSeconds, p99Ms, maxRetries, shareConnections, honourRetryAfter,
-          requestTimeoutMs, precision);
+          requestTimeoutMs, precision, closeConnections);
+    }
+
+    /**
+     * Each answer closes its connection ({@code Connection: close}), as a phone's does not outlive
+     * a pause of seconds: a client waiting out Retry-After holds no descriptor, on either side.
+     */
+    public Defaults withClosedConnections() {
+      return new Defaults(
+          users, coupons, durationSeconds, p99Ms, maxRetries, shareConnections, honourRetryAfter,
+          requestTimeoutMs, minFifoPrecision, true);
     }
   }
 
@@ -236,6 +252,7 @@ public final class ClaimLoad {
     this.p99Ms = positive("p99Ms", defaults.p99Ms());
     this.maxFailedPercent = Double.parseDouble(System.getProperty("maxFailedPercent", "0"));
     this.shareConnections = flag("shareConnections", defaults.shareConnections());
+    this.closeConnections = flag("closeConnections", defaults.closeConnections());
     this.honourRetryAfter = flag("honourRetryAfter", defaults.honourRetryAfter());
     this.tickets = flag("tickets", true);
     this.requestTimeout =
@@ -422,6 +439,9 @@ public final class ClaimLoad {
             .post("#{baseUrl}/v1/campaigns/" + campaignId + "/claims")
             .header("Authorization", "Bearer #{token}")
             .requestTimeout(requestTimeout);
+    if (closeConnections) {
+      request = request.header("Connection", "close");
+    }
     if (withTicket) {
       request = request.header(TICKET, "#{ticket}");
     }

@@ -34,21 +34,22 @@ public class W6OverloadSimulation extends Simulation {
   private final ClaimLoad load;
 
   public W6OverloadSimulation() {
-    this("W6", MIN_FIFO_PRECISION, 1);
+    this("W6", MIN_FIFO_PRECISION, 1, false);
   }
 
   /**
    * W6 under another name, with another FIFO target, refusing fewer than {@code minInstances}
-   * base URLs (W8).
+   * base URLs, and with connections closed after each answer by default (W8).
    */
-  protected W6OverloadSimulation(String workload, double minFifoPrecision, int minInstances) {
+  protected W6OverloadSimulation(
+      String workload, double minFifoPrecision, int minInstances, boolean closeConnections) {
+    ClaimLoad.Defaults defaults =
+        ClaimLoad.Defaults.of(USERS, COUPONS, DURATION_SECONDS, P99_MS)
+            .withRetries(MAX_RETRIES, true)
+            .withRequestTimeoutMs(REQUEST_TIMEOUT_MS)
+            .withMinFifoPrecision(minFifoPrecision);
     load =
-        new ClaimLoad(
-            workload,
-            ClaimLoad.Defaults.of(USERS, COUPONS, DURATION_SECONDS, P99_MS)
-                .withRetries(MAX_RETRIES, true)
-                .withRequestTimeoutMs(REQUEST_TIMEOUT_MS)
-                .withMinFifoPrecision(minFifoPrecision));
+        new ClaimLoad(workload, closeConnections ? defaults.withClosedConnections() : defaults);
     if (load.baseUrls().size() < minInstances) {
       throw new IllegalArgumentException(
           workload + " needs at least " + minInstances + " base URLs in -DbaseUrls");
