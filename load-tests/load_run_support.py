@@ -844,10 +844,12 @@ def describe_phases(run_dir, run, outcome, answers, samples, checks, out):
         return None
     attempts = outcome["attempts"]
     unavailable = {k: v for k, v in attempts.items() if k.startswith("503")}
+    too_soon = sum(v for k, v in attempts.items() if k.startswith("429"))
     transport = attempts.get("0", 0)
     out(
         f"  503s: {sum(unavailable.values())}"
         + (" (" + ", ".join(f"{k[4:] or 'untyped'}: {v}" for k, v in unavailable.items()) + ")" if unavailable else "")
+        + f"; 429 retry-too-soon (retries sooner than told): {too_soon}"
         + f"; transport errors (no answer: connection error or client timeout): {transport}"
     )
     attempt = outcome.get("attemptMs")
@@ -974,7 +976,8 @@ def describe_hammer(run, outcome, answers, out):
                      f"{outcome['coupons']} to click)") if fifo else "FIFO: none among the first to click"
         mine = [a for a in answers or [] if a[3] == flag]
         unavailable = sum(1 for a in mine if a[2].startswith("503"))
-        out(f"    {label}: {fifo_text}; attempts {describe_spread(spread_of([a[1] for a in mine]))}, 503s {unavailable}")
+        too_soon = sum(1 for a in mine if a[2].startswith("429"))
+        out(f"    {label}: {fifo_text}; attempts {describe_spread(spread_of([a[1] for a in mine]))}, 503s {unavailable}, 429s {too_soon}")
 
 
 def summary(run_dir):

@@ -174,7 +174,8 @@ async function claim() {
         }
         return;
       }
-      const retryable = answer.status === 0 || answer.status === 503
+      // 429 retry-too-soon: this tap came back before a 503's Retry-After (say, a reload): wait.
+      const retryable = answer.status === 0 || answer.status === 503 || answer.status === 429
         || (answer.status === 409 && answer.header('Retry-After') !== null);
       if (!retryable) {
         setResult('error', 'Could not claim (' + answer.status + ')'

@@ -8,8 +8,9 @@ import java.lang.annotation.Target;
 
 /**
  * Marks the claim route, the one way it is recognised ({@link FilterPaths#isClaim}): its requests
- * pass the claim edge (App Check, answers without the store, fair admission by first arrival with
- * a ticket on every 503) instead of the fixed bound of the other API routes.
+ * pass its pacing (429 to a retry sooner than its 503 said) and the claim edge (App Check, answers
+ * without the store, fair admission by first arrival with a ticket on every 503) instead of the
+ * fixed bound of the other API routes.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)

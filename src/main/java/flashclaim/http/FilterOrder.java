@@ -6,10 +6,11 @@ import io.micronaut.http.filter.ServerFilterPhase;
  * The order of every HTTP filter of the service, in one table: a request meets them from the top
  * down, its answer passes them from the bottom up. No two share an order. Micronaut's own
  * authentication and access rules run at {@link ServerFilterPhase#SECURITY} (its {@code
- * SecurityFilter}), between {@link #LOAD_SHED} and {@link #BODY_LIMIT}.
+ * SecurityFilter}), between {@link #CLAIM_PACING} and {@link #BODY_LIMIT}.
  *
  * <p>The path of a claim, in this order: a request id, the one spelling of its path, load
- * shedding (counted in flight; claims are bounded by admission instead), authentication, the body
+ * shedding (counted in flight; claims are bounded by admission instead), pacing (a retry sooner
+ * than its caller was told is answered 429 before its token is checked), authentication, the body
  * limit, then {@link #CLAIM_EDGE}, which runs App Check, the answers that need no store and fair
  * admission in that order, then the idempotency key and the controller.
  */
@@ -34,6 +35,12 @@ public final class FilterOrder {
 
   /** Counts API requests in flight, bounds those that are not claims, refuses all when draining. */
   public static final int LOAD_SHED = ServerFilterPhase.FIRST.order();
+
+  /**
+   * Answers a claim that comes back sooner than its caller's last 503 said with 429, from memory:
+   * before authentication, so that the retries of a client in a tight loop cost no token check.
+   */
+  public static final int CLAIM_PACING = ServerFilterPhase.SECURITY.before();
 
   /** Holds request bodies to their route's limit; after authentication, since admins may send more. */
   public static final int BODY_LIMIT = ServerFilterPhase.SECURITY.after();

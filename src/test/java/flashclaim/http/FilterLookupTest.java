@@ -50,8 +50,8 @@ class FilterLookupTest {
         assertThat(router.findFilters(other)).as(other.getPath()).isSameAs(claim);
       }
       // The service's own filters are in it (a filter of requests and answers counts once), in the
-      // order of FilterOrder, with Micronaut's security filter between load shedding and the body
-      // limit (and CORS and metrics besides).
+      // order of FilterOrder, with Micronaut's security filter between the claims' pacing and the
+      // body limit (and CORS and metrics besides).
       assertThat(
               claim.stream()
                   .map(Object::toString)
@@ -66,6 +66,7 @@ class FilterLookupTest {
               "DashboardPageFilter",
               "HealthDetailsFilter",
               "LoadShedFilter",
+              "ClaimPacingFilter",
               "SecurityFilter",
               "BodyLimitFilter",
               "ClaimEdgeFilter",
@@ -81,7 +82,7 @@ class FilterLookupTest {
     for (Field field : FilterOrder.class.getFields()) {
       orders.add(field.getInt(null));
     }
-    assertThat(orders).hasSize(11).doesNotHaveDuplicates().isSorted();
+    assertThat(orders).hasSize(12).doesNotHaveDuplicates().isSorted();
   }
 
   @Test

@@ -178,6 +178,7 @@ class OpenApiSpecTest {
         Set.of(
             "concurrent-modification",
             "idempotency-key-in-use",
+            "retry-too-soon",
             "busy",
             "overloaded",
             "shutting-down",

@@ -2,6 +2,7 @@ package flashclaim.testing;
 
 import java.net.URI;
 import java.net.http.HttpRequest;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -10,8 +11,10 @@ import java.util.concurrent.ThreadLocalRandom;
  * service says to retry, as a client honouring Retry-After would (but after a short pause to keep
  * tests fast): a 503, and a 409 {@code concurrent-modification} (another click of the same user is
  * being served). Like a good client it sends the {@value #TICKET} of the last 503 back with the
- * retry, which keeps the user's place in line. It records when the final answer arrived and how
- * many of each came before it.
+ * retry, which keeps the user's place in line. Its pause is shorter than the Retry-After, so after
+ * a 503 the instance answers its retries 429 {@code retry-too-soon} until that time has come: those
+ * it retries as it does a 503, with the same ticket, and counts apart. It records when the final
+ * answer arrived and how many of each came before it.
  */
 public final class Claimer {
   public static final int MAX_TRIES = 400;
@@ -19,15 +22,25 @@ public final class Claimer {
   public static final String TICKET = "Flashclaim-Ticket";
   public static final String CONCURRENT_MODIFICATION =
       "urn:flashclaim:problem:concurrent-modification";
+  /**
+   * The longest run of 429s in a row: the longest Retry-After a claim is told ({@code
+   * flashclaim.admission.max-retry-after}, 30 s) and some.
+   */
+  private static final Duration MAX_TOO_SOON = Duration.ofSeconds(40);
 
   private Claimer() {}
 
   /**
-   * The final answer of one user's claim, with how many retries came before it and how many of
-   * those were 409s of the modification guard.
+   * The final answer of one user's claim, with how many retries came before it, how many of those
+   * were 409s of the modification guard and how many were 429s for coming back too soon.
    */
   public record Result(
-      String user, Api.Response response, int retries, int conflicts, Instant answeredAt) {
+      String user,
+      Api.Response response,
+      int retries,
+      int conflicts,
+      int tooSoon,
+      Instant answeredAt) {
     public int status() {
       return response.status();
     }
@@ -40,12 +53,15 @@ public final class Claimer {
   public static Result claimUntilFinal(URI instance, String campaign, String user) {
     String token = Tokens.user(user);
     int conflicts = 0;
+    int tooSoon = 0;
+    long tooSoonSince = 0;
     String ticket = null;
-    for (int attempt = 0; attempt < MAX_TRIES; attempt++) {
+    for (int attempt = 0; attempt - tooSoon < MAX_TRIES; attempt++) {
       Api.Response response = claim(instance, campaign, token, ticket);
       boolean conflict = isConcurrentModification(response);
-      if (response.status() != 503 && !conflict) {
-        return new Result(user, response, attempt, conflicts, Instant.now());
+      boolean early = response.status() == 429;
+      if (response.status() != 503 && !conflict && !early) {
+        return new Result(user, response, attempt, conflicts, tooSoon, Instant.now());
       }
       if (response.header("Retry-After") == null) {
         throw new AssertionError(response.status() + " without Retry-After: " + response);
@@ -53,6 +69,14 @@ public final class Claimer {
       if (conflict) {
         conflicts++;
       }
+      if (!early) {
+        tooSoonSince = 0;
+      } else if (tooSoonSince == 0) {
+        tooSoonSince = System.nanoTime();
+      } else if (System.nanoTime() - tooSoonSince > MAX_TOO_SOON.toNanos()) {
+        throw new AssertionError(user + " got 429 for longer than " + MAX_TOO_SOON + ": " + response);
+      }
+      tooSoon += early ? 1 : 0;
       if (response.header(TICKET) != null) {
         ticket = response.header(TICKET);
       }

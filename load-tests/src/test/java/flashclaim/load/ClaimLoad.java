@@ -105,6 +105,11 @@ public final class ClaimLoad {
   public static final String TICKET = "Flashclaim-Ticket";
 
   private static final int RETRYABLE = 503;
+  /**
+   * The service's answer to a retry sooner than the Retry-After of the caller's last 503 ({@code
+   * retry-too-soon}, with Retry-After the time left): retried as a 503 is.
+   */
+  private static final int TOO_SOON = 429;
   private static final String REQUEST_NAME = "claim";
   /** The name of the hammering users' attempts ({@code -Dhammer}). */
   private static final String HAMMER_REQUEST_NAME = "claim-hammer";
@@ -373,9 +378,11 @@ public final class ClaimLoad {
    * One claim of the user fed by {@code feeder} (see {@link #users(int)}), retried after a 503
    * that carries Retry-After, at most {@code maxRetries} times, each time after a pause (see {@link
    * #retryPause}); a {@value #TICKET} header of an answer goes back, unchanged, on the next try
-   * (unless {@code -Dtickets=false}). Every attempt is a request named {@code claim}: {@code
-   * expected} answers are OK ({@link #ANY_STATUS}: every status), a 503 with Retry-After is OK
-   * while retries remain; anything else, and a 503 after the last retry, is KO.
+   * (unless {@code -Dtickets=false}). A 429 {@code retry-too-soon} (a retry that came sooner than
+   * the last 503's Retry-After, as a pause of half of it may) is retried the same way. Every attempt
+   * is a request named {@code claim}: {@code expected} answers are OK ({@link #ANY_STATUS}: every
+   * status), a 503 or 429 with Retry-After is OK while retries remain; anything else, and a 503
+   * after the last retry, is KO.
    */
   public ChainBuilder claim(Iterator<Map<String, Object>> feeder, List<Integer> expected) {
     return feed(feeder).exec(attempts(expected));
@@ -434,6 +441,7 @@ public final class ClaimLoad {
   private HttpRequestActionBuilder request(List<Integer> expected, boolean withTicket) {
     List<Integer> expectedOrRetryable = new ArrayList<>(expected);
     expectedOrRetryable.add(RETRYABLE);
+    expectedOrRetryable.add(TOO_SOON);
     HttpRequestActionBuilder request =
         http(session -> hammering(session) ? HAMMER_REQUEST_NAME : REQUEST_NAME)
             .post("#{baseUrl}/v1/campaigns/" + campaignId + "/claims")
@@ -457,7 +465,7 @@ public final class ClaimLoad {
                                 ? expectedOrRetryable
                                 : expected))
         .check(header(TICKET).optional().saveAs("newTicket"))
-        .checkIf((response, session) -> response.status().code() == RETRYABLE)
+        .checkIf((response, session) -> retryable(response.status().code()))
         .then(
             header("Retry-After").saveAs("retryAfter"),
             jsonPath("$.type").optional().saveAs("problem"))
@@ -478,9 +486,9 @@ public final class ClaimLoad {
     int attempt = session.getInt("attempt");
     String problem = session.contains("problem") ? session.getString("problem") : null;
     boolean hammering = hammering(session);
-    // an honest client retries a 503 that says when; a hammering one retries any 503 at once
+    // an honest client retries a 503 (or 429) that says when; a hammering one retries any at once
     boolean retry =
-        status == RETRYABLE
+        retryable(status)
             && (hammering || session.contains("retryAfter"))
             && attempt < retryLimit(session);
     tally.attempt(
@@ -511,6 +519,11 @@ public final class ClaimLoad {
         session.getLong("sentAt"),
         session.getLong("firstSentAt"));
     return session.set("done", true);
+  }
+
+  /** A 503, or a 429 {@code retry-too-soon}: the client is told to come back. */
+  private static boolean retryable(int status) {
+    return status == RETRYABLE || status == TOO_SOON;
   }
 
   /** {@code urn:flashclaim:problem:busy} -> {@code busy}. */
@@ -716,8 +729,8 @@ public final class ClaimLoad {
     }
 
     /**
-     * One answer: its status, and for a 503 the problem type's name ("503 busy"); whether a
-     * hammering user got it, and whether it was the claim's final answer.
+     * One answer: its status, and for a 503 or 429 the problem type's name ("503 busy"); whether
+     * a hammering user got it, and whether it was the claim's final answer.
      */
     void attempt(String label, long sentAt, boolean hammering, boolean last) {
       attempts.computeIfAbsent(label, s -> new LongAdder()).increment();

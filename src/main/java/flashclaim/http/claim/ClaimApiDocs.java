@@ -44,6 +44,7 @@ final class ClaimApiDocs {
   @ApiResponse(responseCode = "410", ref = ProblemDocs.RESPONSES + "SoldOut")
   @ApiResponse(responseCode = "413", ref = ProblemDocs.RESPONSES + "PayloadTooLarge")
   @ApiResponse(responseCode = "422", ref = ProblemDocs.RESPONSES + "IdempotencyKeyReused")
+  @ApiResponse(responseCode = "429", ref = ProblemDocs.RESPONSES + "RetryTooSoon")
   @ApiResponse(responseCode = "503", ref = ProblemDocs.RESPONSES + "ClaimUnavailable")
   @SecurityRequirement(name = "bearer")
   @interface Claim {}

@@ -27,6 +27,8 @@ import reactor.core.publisher.Mono;
  *
  * <p>Before it, as for every API request ({@link FilterOrder}): a request id, the one spelling of
  * the path (else 404), load shedding (the claim is counted in flight and its arrival noted),
+ * pacing ({@link ClaimPacingFilter}: a retry sooner than the Retry-After of its caller's last 503
+ * is answered 429 {@code retry-too-soon} from memory, before its token is checked),
  * authentication (else 401), and the body limit (a claim takes no body). Then, here:
  *
  * <ol>

@@ -51,6 +51,7 @@ public enum ProblemType {
       "unsupported-media-type", HttpStatus.UNSUPPORTED_MEDIA_TYPE, "Unsupported Media Type", true),
   IDEMPOTENCY_KEY_REUSED(
       "idempotency-key-reused", HttpStatus.UNPROCESSABLE_ENTITY, "Idempotency key reused"),
+  RETRY_TOO_SOON("retry-too-soon", HttpStatus.TOO_MANY_REQUESTS, "Retry too soon"),
   HEADERS_TOO_LARGE(
       "headers-too-large",
       HttpStatus.REQUEST_HEADER_FIELDS_TOO_LARGE,

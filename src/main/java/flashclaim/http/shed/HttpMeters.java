@@ -1,5 +1,6 @@
 package flashclaim.http.shed;
 
+import flashclaim.admission.ClaimPacing;
 import flashclaim.admission.FairAdmission;
 import flashclaim.admission.FairAdmission.Reason;
 import io.micrometer.core.instrument.FunctionCounter;
@@ -25,7 +26,9 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@value #DRAIN_RATE}: slots freed per second when all are busy, from which a refused
  *       claim's Retry-After is derived;
  *   <li>{@value #CLAIMS_SHED}: claims refused, tagged {@code reason} {@code queue_full}, {@code
- *       deadline} or {@code shutting_down}.
+ *       deadline} or {@code shutting_down};
+ *   <li>{@value #TOO_EARLY}, {@value #PACED_CALLERS}: claims answered 429 {@code retry-too-soon}
+ *       because their caller came back sooner than told, and the callers remembered for it.
  * </ul>
  */
 @Singleton
@@ -41,13 +44,17 @@ final class HttpMeters implements MeterBinder {
   static final String WAITED_SECONDS = "flashclaim.admission.waited.seconds";
   static final String DRAIN_RATE = "flashclaim.admission.drain.rate";
   static final String CLAIMS_SHED = "flashclaim.admission.shed";
+  static final String TOO_EARLY = "flashclaim.admission.too.early";
+  static final String PACED_CALLERS = "flashclaim.admission.paced.callers";
 
   private final LoadShedFilter http;
   private final FairAdmission claims;
+  private final ClaimPacing pacing;
 
-  HttpMeters(LoadShedFilter http, FairAdmission claims) {
+  HttpMeters(LoadShedFilter http, FairAdmission claims, ClaimPacing pacing) {
     this.http = http;
     this.claims = claims;
+    this.pacing = pacing;
   }
 
   @Override
@@ -91,6 +98,12 @@ final class HttpMeters implements MeterBinder {
           .tag("reason", reason.name().toLowerCase(Locale.ROOT))
           .register(registry);
     }
+    FunctionCounter.builder(TOO_EARLY, pacing, ClaimPacing::tooEarlyCount)
+        .description("claims answered 429 retry-too-soon: their caller came back sooner than told")
+        .register(registry);
+    Gauge.builder(PACED_CALLERS, pacing, ClaimPacing::callers)
+        .description("callers told to come back later whom this instance remembers")
+        .register(registry);
   }
 
   private void shed(MeterRegistry registry, String reason, ToDoubleFunction<FairAdmission> count) {

@@ -1,0 +1,130 @@
+package flashclaim.admission;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+import flashclaim.Sha256;
+import io.micronaut.context.annotation.Context;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Optional;
+import java.util.concurrent.atomic.LongAdder;
+
+/**
+ * The callers this instance told to come back later, and from when it lets them: a claim whose
+ * caller was answered 503 with Retry-After {@code r} is remembered until {@code r} less {@code
+ * flashclaim.admission.pacing.tolerance} (at most half of {@code r}) from that answer; a retry of
+ * the same caller for the same campaign sooner than that is {@link #waitLeft too early}.
+ *
+ * <p>A caller is its credentials as sent, not as verified, so that an early retry is known before
+ * its token is checked: the key is the first 64 bits of the SHA-256 of the credentials and the
+ * claim (its campaign), never the token itself. Memory is bounded by {@code max-callers} keys
+ * (Caffeine), each forgotten when its time has come; a forgotten caller is let through.
+ */
+@Context
+public final class ClaimPacing {
+  private final PacingConfig config;
+  private final Clock clock;
+  private final Cache<Long, Instant> notBefore;
+  private final LongAdder tooEarly = new LongAdder();
+
+  public ClaimPacing(PacingConfig config, Clock clock) {
+    this.config = config;
+    this.clock = clock;
+    this.notBefore =
+        Caffeine.newBuilder()
+            .maximumSize(config.maxCallers())
+            .expireAfter(new UntilNotBefore())
+            .ticker(() -> nanos(clock.instant()))
+            .executor(Runnable::run)
+            .build();
+  }
+
+  /** Whether early retries are answered from memory ({@code flashclaim.admission.pacing.enabled}). */
+  public boolean enabled() {
+    return config.enabled();
+  }
+
+  /** The key of a caller's claim: its credentials as sent and the claim's campaign, hashed. */
+  public static long key(String credentials, String claim) {
+    MessageDigest digest = Sha256.digest();
+    digest.update(credentials.getBytes(StandardCharsets.UTF_8));
+    digest.update((byte) 0); // neither part may run into the other
+    digest.update(claim.getBytes(StandardCharsets.UTF_8));
+    return ByteBuffer.wrap(digest.digest()).getLong();
+  }
+
+  /**
+   * How long the caller must still wait before this claim, rounded up to the millisecond, counted
+   * as a too-early retry; empty when it may claim now.
+   */
+  public Optional<Duration> waitLeft(long key) {
+    Instant until = notBefore.getIfPresent(key);
+    Instant now = clock.instant();
+    if (until == null || !until.isAfter(now)) {
+      return Optional.empty();
+    }
+    tooEarly.increment();
+    Duration left = Duration.between(now, until);
+    // Rounded up: a client that waits this long is let through.
+    return Optional.of(left.plusNanos(999_999).truncatedTo(ChronoUnit.MILLIS));
+  }
+
+  /**
+   * Remembers that the caller was just told to come back after {@code retryAfterSeconds}, the
+   * whole seconds of the Retry-After it was sent: its claims are let through again from that time
+   * less the tolerance. The latest answer counts, as the client follows the latest it received.
+   */
+  public void toldToWait(long key, long retryAfterSeconds) {
+    if (retryAfterSeconds <= 0) {
+      return;
+    }
+    Duration told = Duration.ofSeconds(retryAfterSeconds);
+    Duration tolerance =
+        config.tolerance().compareTo(told.dividedBy(2)) > 0 ? told.dividedBy(2) : config.tolerance();
+    notBefore.put(key, clock.instant().plus(told).minus(tolerance));
+  }
+
+  /** Claims answered too early so far. */
+  public long tooEarlyCount() {
+    return tooEarly.sum();
+  }
+
+  /** Callers remembered now (an estimate: some may have come due and not yet been forgotten). */
+  public long callers() {
+    return notBefore.estimatedSize();
+  }
+
+  /** Forgets the callers whose time has come, and those past the bound, now (tests). */
+  void cleanUp() {
+    notBefore.cleanUp();
+  }
+
+  private static long nanos(Instant instant) {
+    return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
+  }
+
+  /** Each caller is forgotten when its retry is let through again. */
+  private static final class UntilNotBefore implements Expiry<Long, Instant> {
+    @Override
+    public long expireAfterCreate(Long key, Instant until, long currentTime) {
+      return Math.max(0, nanos(until) - currentTime);
+    }
+
+    @Override
+    public long expireAfterUpdate(
+        Long key, Instant until, long currentTime, long currentDuration) {
+      return Math.max(0, nanos(until) - currentTime);
+    }
+
+    @Override
+    public long expireAfterRead(Long key, Instant until, long currentTime, long currentDuration) {
+      return currentDuration;
+    }
+  }
+}

@@ -1,0 +1,101 @@
+package flashclaim.http.claim;
+
+import flashclaim.admission.ClaimPacing;
+import flashclaim.http.ClaimRoute;
+import flashclaim.http.FilterOrder;
+import flashclaim.http.FilterPaths;
+import flashclaim.http.problem.Problem;
+import flashclaim.http.problem.ProblemType;
+import io.micronaut.core.annotation.Nullable;
+import io.micronaut.core.order.Ordered;
+import io.micronaut.http.HttpHeaders;
+import io.micronaut.http.HttpRequest;
+import io.micronaut.http.HttpResponse;
+import io.micronaut.http.MutableHttpResponse;
+import io.micronaut.http.annotation.RequestFilter;
+import io.micronaut.http.annotation.ResponseFilter;
+import io.micronaut.http.annotation.ServerFilter;
+import io.micronaut.http.filter.ConditionalFilter;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Pacing of the claim route ({@link ClaimRoute}), before authentication: a claim that comes back
+ * sooner than the Retry-After of the 503 its caller was given for the same campaign is answered at
+ * once 429 {@code retry-too-soon}, with the time left as Retry-After and the caller's {@value
+ * ClaimAdmission#TICKET} echoed back, from memory ({@link ClaimPacing}): no token verification, no
+ * App Check, no admission slot, no store work. A client that retries in a tight loop gains nothing
+ * over one that waits as told, and costs a hash and a lookup per retry.
+ *
+ * <p>The caller is its {@code Authorization} header as sent, so a retry is known before the token
+ * is checked; a forged token was never answered 503 (authentication refuses it first), so it is
+ * never remembered and meets authentication as before. Every 503 with Retry-After that a claim gets
+ * ({@code overloaded}, {@code busy}, {@code store-unavailable}, {@code shutting-down}) is
+ * remembered here, on its way out, from the whole seconds the header says.
+ */
+@ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
+final class ClaimPacingFilter implements Ordered, ConditionalFilter {
+  private static final String KEY = ClaimPacingFilter.class.getName() + ".key";
+
+  private final ClaimPacing pacing;
+
+  ClaimPacingFilter(ClaimPacing pacing) {
+    this.pacing = pacing;
+  }
+
+  @Override
+  public int getOrder() {
+    return FilterOrder.CLAIM_PACING;
+  }
+
+  @Override
+  public boolean isEnabled(HttpRequest<?> request) {
+    return pacing.enabled() && FilterPaths.isClaim(request);
+  }
+
+  /** 429 for a caller that was told to wait and has not; else nothing. */
+  @RequestFilter
+  @Nullable
+  HttpResponse<?> tooSoon(HttpRequest<?> request) {
+    String credentials = request.getHeaders().get(HttpHeaders.AUTHORIZATION);
+    if (credentials == null) {
+      return null; // anonymous: refused by the route's security rule
+    }
+    long key = ClaimPacing.key(credentials, request.getPath());
+    request.setAttribute(KEY, key);
+    Optional<Duration> left = pacing.waitLeft(key);
+    if (left.isEmpty()) {
+      return null;
+    }
+    MutableHttpResponse<Problem> response =
+        ProblemType.RETRY_TOO_SOON.retryLater(
+            "this claim was told to retry after the Retry-After of its last 503 and came back"
+                + " sooner; retry after this Retry-After, with the same Flashclaim-Ticket",
+            request.getPath(),
+            left.get());
+    List<String> tickets = request.getHeaders().getAll(ClaimAdmission.TICKET);
+    if (tickets.size() == 1) {
+      response.header(ClaimAdmission.TICKET, tickets.get(0));
+    }
+    return response;
+  }
+
+  /** Remembers a 503 with Retry-After: the caller is told to wait that long. */
+  @ResponseFilter
+  void remember(HttpRequest<?> request, HttpResponse<?> response) {
+    if (response.code() != 503) {
+      return;
+    }
+    Optional<Long> key = request.getAttribute(KEY, Long.class);
+    String retryAfter = response.getHeaders().get(Problem.RETRY_AFTER);
+    if (key.isEmpty() || retryAfter == null) {
+      return;
+    }
+    try {
+      pacing.toldToWait(key.get(), Long.parseLong(retryAfter.trim()));
+    } catch (NumberFormatException e) {
+      // an HTTP date or garbage: the service sends neither; nothing to remember
+    }
+  }
+}

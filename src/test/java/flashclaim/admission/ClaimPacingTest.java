@@ -1,0 +1,146 @@
+package flashclaim.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import flashclaim.testing.MovableClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The memory of callers told to come back later, with a movable clock: a retry sooner than its
+ * Retry-After less the tolerance is too early, one at that time is not; the tolerance never exceeds
+ * half the Retry-After; callers and campaigns are told apart; the memory holds at most its bound
+ * and forgets each caller when its time has come.
+ */
+class ClaimPacingTest {
+  private static final Instant T0 = Instant.parse("2026-11-25T10:00:00Z");
+  private static final String TOKEN = "Bearer eyJhbGciOiJIUzI1NiJ9.e30.c2lnbmF0dXJl";
+  private static final String CLAIM = "/v1/campaigns/spring-sale/claims";
+
+  private final MovableClock clock = new MovableClock(T0);
+
+  @Test
+  void aRetrySoonerThanToldIsTooEarlyAndOneAtItsTimeIsNot() {
+    ClaimPacing pacing = pacing(100, Duration.ofMillis(250));
+    long key = ClaimPacing.key(TOKEN, CLAIM);
+    assertThat(pacing.waitLeft(key)).isEmpty(); // never told anything
+
+    pacing.toldToWait(key, 2);
+    assertThat(pacing.waitLeft(key)).contains(Duration.ofMillis(1_750));
+    clock.move(Duration.ofMillis(1_000));
+    assertThat(pacing.waitLeft(key)).contains(Duration.ofMillis(750));
+    clock.move(Duration.ofMillis(749));
+    assertThat(pacing.waitLeft(key)).contains(Duration.ofMillis(1));
+    clock.move(Duration.ofMillis(1)); // 2 s less the tolerance: let through
+    assertThat(pacing.waitLeft(key)).isEmpty();
+    clock.move(Duration.ofSeconds(10));
+    assertThat(pacing.waitLeft(key)).isEmpty();
+    assertThat(pacing.tooEarlyCount()).isEqualTo(3);
+  }
+
+  @Test
+  void theTimeLeftIsRoundedUpSoThatAClientWaitingItIsLetThrough() {
+    ClaimPacing pacing = pacing(100, Duration.ofMillis(250));
+    long key = ClaimPacing.key(TOKEN, CLAIM);
+    pacing.toldToWait(key, 1);
+    clock.move(Duration.ofNanos(500_000)); // 0.5 ms
+    Duration left = pacing.waitLeft(key).orElseThrow();
+    assertThat(left).isEqualTo(Duration.ofMillis(750));
+    clock.move(left);
+    assertThat(pacing.waitLeft(key)).isEmpty();
+  }
+
+  @Test
+  void theToleranceIsAtMostHalfTheRetryAfter() {
+    ClaimPacing pacing = pacing(100, Duration.ofSeconds(5));
+    long key = ClaimPacing.key(TOKEN, CLAIM);
+    pacing.toldToWait(key, 1);
+    assertThat(pacing.waitLeft(key)).contains(Duration.ofMillis(500));
+    pacing.toldToWait(key, 30);
+    assertThat(pacing.waitLeft(key)).contains(Duration.ofSeconds(25));
+
+    ClaimPacing exact = pacing(100, Duration.ZERO);
+    exact.toldToWait(key, 3);
+    assertThat(exact.waitLeft(key)).contains(Duration.ofSeconds(3));
+  }
+
+  @Test
+  void theLatestAnswerCountsAndAZeroRetryAfterIsNotRemembered() {
+    ClaimPacing pacing = pacing(100, Duration.ZERO);
+    long key = ClaimPacing.key(TOKEN, CLAIM);
+    pacing.toldToWait(key, 5);
+    pacing.toldToWait(key, 1);
+    assertThat(pacing.waitLeft(key)).contains(Duration.ofSeconds(1));
+
+    long other = ClaimPacing.key(TOKEN, "/v1/campaigns/other/claims");
+    pacing.toldToWait(other, 0);
+    pacing.toldToWait(other, -3);
+    assertThat(pacing.waitLeft(other)).isEmpty();
+  }
+
+  @Test
+  void callersAndCampaignsAreToldApart() {
+    ClaimPacing pacing = pacing(100, Duration.ZERO);
+    pacing.toldToWait(ClaimPacing.key(TOKEN, CLAIM), 3);
+    assertThat(pacing.waitLeft(ClaimPacing.key(TOKEN, CLAIM))).isPresent();
+    assertThat(pacing.waitLeft(ClaimPacing.key(TOKEN + "x", CLAIM))).isEmpty();
+    assertThat(pacing.waitLeft(ClaimPacing.key(TOKEN, "/v1/campaigns/other/claims"))).isEmpty();
+    // The two parts cannot run into each other.
+    assertThat(ClaimPacing.key("ab", "c")).isNotEqualTo(ClaimPacing.key("a", "bc"));
+    Set<Long> keys = new HashSet<>();
+    for (int i = 0; i < 10_000; i++) {
+      keys.add(ClaimPacing.key("Bearer token-" + i, CLAIM));
+    }
+    assertThat(keys).hasSize(10_000);
+  }
+
+  @Test
+  void callersAreForgottenWhenTheirTimeHasCome() {
+    ClaimPacing pacing = pacing(100, Duration.ZERO);
+    for (int i = 0; i < 10; i++) {
+      pacing.toldToWait(ClaimPacing.key("Bearer " + i, CLAIM), i % 2 == 0 ? 1 : 20);
+    }
+    pacing.cleanUp();
+    assertThat(pacing.callers()).isEqualTo(10);
+    // Caffeine's timer wheel forgets an entry in the tick (about a second) after its time.
+    clock.move(Duration.ofSeconds(3));
+    pacing.cleanUp();
+    assertThat(pacing.callers()).isEqualTo(5);
+    clock.move(Duration.ofSeconds(20));
+    pacing.cleanUp();
+    assertThat(pacing.callers()).isZero();
+  }
+
+  @Test
+  void theMemoryHoldsAtMostItsBound() {
+    int bound = 1_000;
+    ClaimPacing pacing = pacing(bound, Duration.ZERO);
+    for (int i = 0; i < 20 * bound; i++) {
+      pacing.toldToWait(ClaimPacing.key("Bearer " + i, CLAIM), 30);
+    }
+    pacing.cleanUp();
+    assertThat(pacing.callers()).isEqualTo(bound);
+    int remembered = 0;
+    for (int i = 0; i < 20 * bound; i++) {
+      remembered += pacing.waitLeft(ClaimPacing.key("Bearer " + i, CLAIM)).isPresent() ? 1 : 0;
+    }
+    assertThat(remembered).isEqualTo(bound);
+    assertThat(pacing.tooEarlyCount()).isEqualTo(bound);
+  }
+
+  @Test
+  void aConfigurationThatCannotWorkIsRefused() {
+    assertThatThrownBy(() -> new PacingConfig(true, 0, Duration.ZERO))
+        .hasMessageContaining("max-callers");
+    assertThatThrownBy(() -> new PacingConfig(true, 10, Duration.ofMillis(-1)))
+        .hasMessageContaining("tolerance");
+  }
+
+  private ClaimPacing pacing(int maxCallers, Duration tolerance) {
+    return new ClaimPacing(new PacingConfig(true, maxCallers, tolerance), clock);
+  }
+}

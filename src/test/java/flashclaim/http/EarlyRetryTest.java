@@ -1,0 +1,132 @@
+package flashclaim.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flashclaim.admission.ClaimPacing;
+import flashclaim.admission.FairAdmission;
+import flashclaim.testing.Api;
+import flashclaim.testing.Claimer;
+import flashclaim.testing.CountedTokens;
+import flashclaim.testing.FirestoreBackend;
+import flashclaim.testing.HeldClaims;
+import flashclaim.testing.ServiceInstance;
+import flashclaim.testing.Tokens;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A client that retries sooner than it was told gains nothing: one instance with one claim slot,
+ * held by a claim of another campaign, and no room to wait refuses a claim 503 {@code overloaded}
+ * with Retry-After; the same token's retry before that time is answered 429 {@code retry-too-soon}
+ * with the time left and its ticket, without its token being verified (its signature is checked
+ * once, for the 503); other callers, the same token for another campaign, and garbage tokens meet
+ * authentication and admission as before; and the retry at its Retry-After gets its coupon.
+ */
+class EarlyRetryTest {
+  private static final String TOO_SOON = "urn:flashclaim:problem:retry-too-soon";
+  private static final String OVERLOADED = "urn:flashclaim:problem:overloaded";
+
+  @Test
+  void aRetrySoonerThanToldIsAnsweredFromMemoryAndOneAtItsTimeIsServed() throws Exception {
+    new FirestoreBackend().reset();
+    ExecutorService clients = Executors.newFixedThreadPool(2);
+    try (ServiceInstance one =
+        ServiceInstance.start(
+            Map.of(
+                HeldClaims.PROPERTY, "true",
+                CountedTokens.PROPERTY, "true",
+                "flashclaim.admission.limit", "fixed",
+                "flashclaim.admission.initial-limit", 1,
+                "flashclaim.admission.max-queued", 0,
+                "flashclaim.claim.deadline", "60s",
+                "flashclaim.firestore.call-timeout", "30s"))) {
+      URI url = one.url();
+      CountedTokens verified = one.context().getBean(CountedTokens.class);
+      ClaimPacing pacing = one.context().getBean(ClaimPacing.class);
+      // Campaign names of this test alone: HeldClaims keeps what it holds and serves by name, per JVM.
+      Api.createCampaign(url, "paced", 1, 10);
+      Api.createCampaign(url, "paced-elsewhere", 1, 10);
+      Api.createCampaign(url, "paced-hold", 1, 1);
+      HeldClaims.hold("paced-hold");
+      Future<Api.Response> holder =
+          clients.submit(() -> Claimer.claim(url, "paced-hold", Tokens.user("holder"), null));
+      awaitInFlight(one.context().getBean(FairAdmission.class), 1);
+
+      String token = Tokens.user("early");
+      Api.Response refused = Claimer.claim(url, "paced", token, null);
+      long refusedAt = System.nanoTime();
+      assertThat(refused.status()).as(refused.body()).isEqualTo(503);
+      assertThat(refused.json().get("type")).isEqualTo(OVERLOADED);
+      long retryAfter = Long.parseLong(refused.header("Retry-After"));
+      String ticket = refused.header(Claimer.TICKET);
+      assertThat(ticket).isNotBlank();
+      assertThat(verified.verified("early")).isEqualTo(1);
+
+      // At once, with the ticket and without it: 429 from memory, the token not verified again.
+      Api.Response early = Claimer.claim(url, "paced", token, ticket);
+      assertThat(early.status()).as(early.body()).isEqualTo(429);
+      assertThat(early.contentType()).startsWith("application/problem+json");
+      assertThat(early.json())
+          .containsEntry("type", TOO_SOON)
+          .containsEntry("title", "Retry too soon")
+          .containsEntry("status", 429)
+          .containsEntry("instance", "/v1/campaigns/paced/claims");
+      assertThat(Long.parseLong(early.header("Retry-After"))).isBetween(1L, retryAfter);
+      assertThat(early.header(Claimer.TICKET)).isEqualTo(ticket);
+      Api.Response earlyWithoutTicket = Claimer.claim(url, "paced", token, null);
+      assertThat(earlyWithoutTicket.status()).isEqualTo(429);
+      assertThat(earlyWithoutTicket.header(Claimer.TICKET)).isNull();
+      assertThat(verified.verified("early")).isEqualTo(1);
+      assertThat(pacing.tooEarlyCount()).isEqualTo(2);
+
+      // Another caller, and the same token for another campaign, are admitted as before (and
+      // refused: the slot is still held).
+      Api.Response other = Claimer.claim(url, "paced", Tokens.user("other"), null);
+      assertThat(other.status()).as(other.body()).isEqualTo(503);
+      assertThat(other.json().get("type")).isEqualTo(OVERLOADED);
+      Api.Response elsewhere = Claimer.claim(url, "paced-elsewhere", token, null);
+      assertThat(elsewhere.status()).as(elsewhere.body()).isEqualTo(503);
+      assertThat(verified.verified("early")).isEqualTo(2);
+
+      // Garbage and forged tokens were never answered 503: authentication refuses them, each time.
+      String forged =
+          Tokens.mint("early", List.of(), Duration.ofHours(1), "another-secret-0123456789abcdef-xyz");
+      for (String bad : List.of("garbage", forged, "garbage", forged)) {
+        Api.Response refusedToken = Claimer.claim(url, "paced", bad, null);
+        assertThat(refusedToken.status()).as(refusedToken.body()).isEqualTo(401);
+      }
+      assertThat(pacing.tooEarlyCount()).isEqualTo(2);
+
+      HeldClaims.release("paced-hold");
+      assertThat(holder.get(60, TimeUnit.SECONDS).status()).isEqualTo(201);
+      // An honest client: back after the Retry-After it was told, with its ticket.
+      long due = refusedAt + TimeUnit.SECONDS.toNanos(retryAfter);
+      TimeUnit.NANOSECONDS.sleep(Math.max(0, due - System.nanoTime()));
+      Api.Response served = Claimer.claim(url, "paced", token, ticket);
+      assertThat(served.status()).as(served.body()).isEqualTo(201);
+      assertThat(verified.verified("early")).isEqualTo(3);
+      assertThat(pacing.tooEarlyCount()).isEqualTo(2);
+      assertThat(Api.get(url, "/prometheus", null).body().lines())
+          .contains("flashclaim_admission_too_early_total 2.0");
+    } finally {
+      HeldClaims.release("paced-hold");
+      clients.shutdownNow();
+    }
+  }
+
+  private static void awaitInFlight(FairAdmission admission, int expected)
+      throws InterruptedException {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (admission.inFlight() != expected && System.nanoTime() < until) {
+      Thread.sleep(2);
+    }
+    assertThat(admission.inFlight()).isEqualTo(expected);
+  }
+}
