@@ -17,20 +17,30 @@ import java.time.Duration;
  *     holds at most per sequence
  * @param rowTimeout on Firestore, the longest the audit waits for the next document of a query (the
  *     first one waits for the query to start answering); past it the audit fails with a 503
+ * @param statementTimeout on PostgreSQL, the longest one of the audit's streamed queries may run,
+ *     from its start until its last row is read ({@code statement_timeout} of the audit's
+ *     transaction); every other statement of the service has {@code
+ *     flashclaim.postgres.call-timeout}, which streaming a large campaign, or any campaign while
+ *     claims load the database, may exceed. Past it the audit fails with a 503
  */
 @ConfigurationProperties("flashclaim.audit")
 public record AuditConfig(
     @Bindable(defaultValue = "100000") int pageSize,
     @Bindable(defaultValue = "1000") int fetchSize,
-    @Bindable(defaultValue = "60s") Duration rowTimeout) {
+    @Bindable(defaultValue = "60s") Duration rowTimeout,
+    @Bindable(defaultValue = "10m") Duration statementTimeout) {
 
   public AuditConfig {
     if (pageSize < 1 || fetchSize < 1) {
       throw new IllegalArgumentException(
           "flashclaim.audit.page-size and flashclaim.audit.fetch-size must be at least 1");
     }
-    if (rowTimeout.isNegative() || rowTimeout.isZero()) {
-      throw new IllegalArgumentException("flashclaim.audit.row-timeout must be positive");
+    if (rowTimeout.isNegative()
+        || rowTimeout.isZero()
+        || statementTimeout.isNegative()
+        || statementTimeout.isZero()) {
+      throw new IllegalArgumentException(
+          "flashclaim.audit.row-timeout and flashclaim.audit.statement-timeout must be positive");
     }
   }
 }

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -35,6 +36,9 @@ public abstract class AuditContract extends MultiInstanceTest {
   void everyAuditDuringClaimsSeesAConsistentViewReadInPages() throws Exception {
     String campaign = newCampaign(1, COUPONS);
     AtomicInteger claimed = new AtomicInteger();
+    // The later half of the users claims only once the first audit has answered, so that at least
+    // one audit reads while claims are under way, however slowly this machine runs them.
+    CountDownLatch firstAudit = new CountDownLatch(1);
     CompletableFuture<List<Claimer.Result>> claims =
         CompletableFuture.supplyAsync(
             () -> {
@@ -43,6 +47,9 @@ public abstract class AuditContract extends MultiInstanceTest {
                     USERS,
                     i ->
                         () -> {
+                          if (i >= USERS / 2 && !firstAudit.await(120, TimeUnit.SECONDS)) {
+                            throw new IllegalStateException("no audit answered within 120 s");
+                          }
                           Claimer.Result result = Claimer.claimUntilFinal(instance(i), campaign, "u" + i);
                           claimed.incrementAndGet();
                           return result;
@@ -58,6 +65,7 @@ public abstract class AuditContract extends MultiInstanceTest {
     int round = 0;
     while (!claims.isDone()) {
       Map<String, Object> report = audit(round++, campaign);
+      firstAudit.countDown();
       assertThat(report.get("ok")).as(report.toString()).isEqualTo(true);
       assertThat(number(report, "coupons")).isEqualTo(COUPONS);
       assertThat(number(report, "claims")).as(report.toString()).isEqualTo(number(report, "assigned"));

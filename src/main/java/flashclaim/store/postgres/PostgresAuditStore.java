@@ -41,6 +41,11 @@ final class PostgresAuditStore implements AuditStore {
         connection -> {
           connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
           connection.setReadOnly(true);
+          try (PreparedStatement timeout =
+              connection.prepareStatement("SELECT set_config('statement_timeout', ?, true)")) {
+            timeout.setString(1, Long.toString(audit.statementTimeout().toMillis()));
+            timeout.execute(); // for this transaction only: the streamed queries may take long
+          }
           Instant readAt;
           try (PreparedStatement now = connection.prepareStatement("SELECT now()");
               ResultSet row = now.executeQuery()) {

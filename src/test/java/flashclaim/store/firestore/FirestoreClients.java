@@ -144,7 +144,7 @@ public final class FirestoreClients implements StoreClients {
         db -> {
           FirestoreAuditStore store =
               new FirestoreAuditStore(
-                  db, CONFIG, new AuditConfig(pageSize, 1000, Duration.ofMinutes(1)));
+                  db, CONFIG, new AuditConfig(pageSize, 1000, Duration.ofMinutes(1), Duration.ofMinutes(10)));
           closeables.add(store::close);
           return store;
         });

@@ -52,6 +52,16 @@ public final class PostgresClients implements StoreClients {
           0,
           Duration.ofSeconds(60));
 
+  /** {@link #CONFIG} with another call timeout (the session's {@code statement_timeout}). */
+  static PostgresConfig withCallTimeout(Duration callTimeout) {
+    PostgresConfig c = CONFIG;
+    return new PostgresConfig(
+        c.url(), c.user(), c.password(), c.poolSize(), c.connectionTimeout(), callTimeout,
+        c.lockTimeout(), Duration.ofSeconds(30), c.cancelGrace(), c.claimBatchSize(),
+        c.claimCalls(), c.cleanupInterval(), c.cleanupBatchSize(), c.cleanupMaxBatches(),
+        c.seedBatchSize(), c.seedParallelism(), c.embeddedPort(), c.embeddedStartTimeout());
+  }
+
   private final String url;
   private final List<HikariDataSource> pools = new ArrayList<>();
   private final List<PostgresCalls> calls = new ArrayList<>();
@@ -152,7 +162,7 @@ public final class PostgresClients implements StoreClients {
 
   @Override
   public AuditStore auditStore(int i, int pageSize) {
-    AuditConfig audit = new AuditConfig(100_000, pageSize, Duration.ofMinutes(1));
+    AuditConfig audit = new AuditConfig(100_000, pageSize, Duration.ofMinutes(1), Duration.ofMinutes(10));
     return adapter(
         AuditStore.class, "/pages-of-" + pageSize, i, db -> new PostgresAuditStore(db, audit));
   }
