@@ -263,7 +263,10 @@ public final class FairAdmission {
     }
     List<Runnable> effects = new ArrayList<>();
     synchronized (lock) {
-      if (result != Result.IGNORED) {
+      // Only claims that ran teach the drain rate: a claim that failed or timed out with the
+      // store (frozen, unreachable) held its slot until its deadline, and learning from it would
+      // tell every user refused during the outage to come back long after the store returns.
+      if (result == Result.SUCCESS) {
         double held = Duration.between(permit.admittedAt, clock.instant()).toNanos() / 1e9;
         meanHoldSeconds =
             Double.isNaN(meanHoldSeconds)

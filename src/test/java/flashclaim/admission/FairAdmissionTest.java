@@ -231,6 +231,22 @@ class FairAdmissionTest {
     assertThat(admission.keptPlaces()).isEqualTo(6);
   }
 
+  /**
+   * The drain rate learns only from claims that ran: claims that failed after holding their slot
+   * for seconds (a store that stopped answering) leave it as it was, so users refused meanwhile are
+   * told to come back when the store's usual pace would serve them.
+   */
+  @Test
+  void claimsThatFailedDoNotSlowTheDrainRate() {
+    FairAdmission admission = admission(2, 0, () -> 0.0);
+    measureHoldTime(admission, Duration.ofMillis(100));
+    assertThat(admission.drainRate()).isEqualTo(20.0);
+    FairAdmission.Permit failed = admitted(admission.enter(T0, LATER));
+    clock.move(Duration.ofSeconds(2));
+    failed.release(Result.DROPPED);
+    assertThat(admission.drainRate()).isEqualTo(20.0);
+  }
+
   /** A place is kept only until a while after the time its user was told; at most so many. */
   @Test
   void keptPlacesExpireAndAreBounded() {

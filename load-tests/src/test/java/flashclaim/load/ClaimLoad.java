@@ -168,10 +168,13 @@ public final class ClaimLoad {
       double minFifoPrecision,
       boolean closeConnections) {
 
-    /** W1's client: up to 20 retries spread over half to all of Retry-After, a connection each. */
+    /**
+     * W1's client: up to 20 retries, each after what Retry-After says, a connection each. (A client
+     * that comes back sooner is answered 429 until then: the service paces early retries.)
+     */
     public static Defaults of(int users, int coupons, int durationSeconds, int p99Ms) {
       return new Defaults(
-          users, coupons, durationSeconds, p99Ms, 20, false, false, 60_000, 0, false);
+          users, coupons, durationSeconds, p99Ms, 20, false, true, 60_000, 0, false);
     }
 
     public Defaults withRetries(int retries, boolean honour) {
