@@ -178,7 +178,9 @@ class OverloadTest {
                 "flashclaim.firestore.claim.strategy", "seed"))) {
       Api.createCampaign(one.url(), "queued", 1, claims);
       for (int i = 0; i < 5; i++) { // warm up: the first claims of a cold instance are slow
-        assertThat(Claimer.claimUntilFinal(one.url(), "queued", "warm-" + i).status()).isEqualTo(201);
+        // 200: a first try answered 503 by its 500 ms deadline whose commit landed (G5)
+        assertThat(Claimer.claimUntilFinal(one.url(), "queued", "warm-" + i).status())
+            .isIn(200, 201);
       }
       HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
       List<CompletableFuture<Api.Response>> answers = new ArrayList<>();
