@@ -19,7 +19,9 @@ import java.util.concurrent.atomic.LongAdder;
  * The callers this instance told to come back later, and from when it lets them: a claim whose
  * caller was answered 503 with Retry-After {@code r} is remembered until {@code r} less {@code
  * flashclaim.admission.pacing.tolerance} (at most half of {@code r}) from that answer; a retry of
- * the same caller for the same campaign sooner than that is {@link #waitLeft too early}.
+ * the same caller for the same campaign sooner than that is {@link #waitLeft too early}, and loses
+ * the tolerance: it is let through only a tolerance past the time it was told, after the clients
+ * that waited as told, so that retrying in a loop gains nothing.
  *
  * <p>A caller is its credentials as sent, not as verified, so that an early retry is known before
  * its token is checked: the key is the first 64 bits of the SHA-256 of the credentials and the
@@ -30,7 +32,7 @@ import java.util.concurrent.atomic.LongAdder;
 public final class ClaimPacing {
   private final PacingConfig config;
   private final Clock clock;
-  private final Cache<Long, Instant> notBefore;
+  private final Cache<Long, Pace> notBefore;
   private final LongAdder tooEarly = new LongAdder();
 
   public ClaimPacing(PacingConfig config, Clock clock) {
@@ -64,13 +66,21 @@ public final class ClaimPacing {
    * as a too-early retry; empty when it may claim now.
    */
   public Optional<Duration> waitLeft(long key) {
-    Instant until = notBefore.getIfPresent(key);
     Instant now = clock.instant();
-    if (until == null || !until.isAfter(now)) {
+    Pace pace = notBefore.getIfPresent(key);
+    if (pace == null || !pace.until().isAfter(now)) {
       return Optional.empty();
     }
     tooEarly.increment();
-    Duration left = Duration.between(now, until);
+    if (!pace.tolerance().isZero()) {
+      // Too early once: the tolerance is for clocks and networks, not for clients that do not
+      // wait; from now on this caller waits until a tolerance past the time it was told, behind
+      // the honest clients told the same.
+      Pace later = new Pace(pace.until().plus(pace.tolerance().multipliedBy(2)), Duration.ZERO);
+      notBefore.asMap().replace(key, pace, later);
+      pace = later;
+    }
+    Duration left = Duration.between(now, pace.until());
     // Rounded up: a client that waits this long is let through.
     return Optional.of(left.plusNanos(999_999).truncatedTo(ChronoUnit.MILLIS));
   }
@@ -87,8 +97,11 @@ public final class ClaimPacing {
     Duration told = Duration.ofSeconds(retryAfterSeconds);
     Duration tolerance =
         config.tolerance().compareTo(told.dividedBy(2)) > 0 ? told.dividedBy(2) : config.tolerance();
-    notBefore.put(key, clock.instant().plus(told).minus(tolerance));
+    notBefore.put(key, new Pace(clock.instant().plus(told).minus(tolerance), tolerance));
   }
+
+  /** Let through from {@code until}; {@code tolerance} before the time told, until it is lost. */
+  private record Pace(Instant until, Duration tolerance) {}
 
   /** Claims answered too early so far. */
   public long tooEarlyCount() {
@@ -110,20 +123,19 @@ public final class ClaimPacing {
   }
 
   /** Each caller is forgotten when its retry is let through again. */
-  private static final class UntilNotBefore implements Expiry<Long, Instant> {
+  private static final class UntilNotBefore implements Expiry<Long, Pace> {
     @Override
-    public long expireAfterCreate(Long key, Instant until, long currentTime) {
-      return Math.max(0, nanos(until) - currentTime);
+    public long expireAfterCreate(Long key, Pace pace, long currentTime) {
+      return Math.max(0, nanos(pace.until()) - currentTime);
     }
 
     @Override
-    public long expireAfterUpdate(
-        Long key, Instant until, long currentTime, long currentDuration) {
-      return Math.max(0, nanos(until) - currentTime);
+    public long expireAfterUpdate(Long key, Pace pace, long currentTime, long currentDuration) {
+      return Math.max(0, nanos(pace.until()) - currentTime);
     }
 
     @Override
-    public long expireAfterRead(Long key, Instant until, long currentTime, long currentDuration) {
+    public long expireAfterRead(Long key, Pace pace, long currentTime, long currentDuration) {
       return currentDuration;
     }
   }

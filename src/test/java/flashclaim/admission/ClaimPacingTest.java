@@ -30,12 +30,18 @@ class ClaimPacingTest {
     assertThat(pacing.waitLeft(key)).isEmpty(); // never told anything
 
     pacing.toldToWait(key, 2);
-    assertThat(pacing.waitLeft(key)).contains(Duration.ofMillis(1_750));
+    clock.move(Duration.ofMillis(1_750)); // 2 s less the tolerance: let through
+    assertThat(pacing.waitLeft(key)).isEmpty();
+    assertThat(pacing.tooEarlyCount()).isZero();
+
+    pacing.toldToWait(key, 2);
+    // Too early: it loses the tolerance, and waits until a tolerance past the 2 s it was told.
+    assertThat(pacing.waitLeft(key)).contains(Duration.ofMillis(2_250));
     clock.move(Duration.ofMillis(1_000));
-    assertThat(pacing.waitLeft(key)).contains(Duration.ofMillis(750));
-    clock.move(Duration.ofMillis(749));
+    assertThat(pacing.waitLeft(key)).contains(Duration.ofMillis(1_250));
+    clock.move(Duration.ofMillis(1_249));
     assertThat(pacing.waitLeft(key)).contains(Duration.ofMillis(1));
-    clock.move(Duration.ofMillis(1)); // 2 s less the tolerance: let through
+    clock.move(Duration.ofMillis(1));
     assertThat(pacing.waitLeft(key)).isEmpty();
     clock.move(Duration.ofSeconds(10));
     assertThat(pacing.waitLeft(key)).isEmpty();
@@ -49,7 +55,7 @@ class ClaimPacingTest {
     pacing.toldToWait(key, 1);
     clock.move(Duration.ofNanos(500_000)); // 0.5 ms
     Duration left = pacing.waitLeft(key).orElseThrow();
-    assertThat(left).isEqualTo(Duration.ofMillis(750));
+    assertThat(left).isEqualTo(Duration.ofMillis(1_250)); // 1,249.5 ms: the tolerance lost
     clock.move(left);
     assertThat(pacing.waitLeft(key)).isEmpty();
   }
@@ -59,9 +65,11 @@ class ClaimPacingTest {
     ClaimPacing pacing = pacing(100, Duration.ofSeconds(5));
     long key = ClaimPacing.key(TOKEN, CLAIM);
     pacing.toldToWait(key, 1);
-    assertThat(pacing.waitLeft(key)).contains(Duration.ofMillis(500));
+    clock.move(Duration.ofMillis(499));
+    assertThat(pacing.waitLeft(key)).as("1 s less half of it").contains(Duration.ofMillis(1_001));
     pacing.toldToWait(key, 30);
-    assertThat(pacing.waitLeft(key)).contains(Duration.ofSeconds(25));
+    clock.move(Duration.ofMillis(24_999));
+    assertThat(pacing.waitLeft(key)).as("30 s less 5 s").contains(Duration.ofMillis(10_001));
 
     ClaimPacing exact = pacing(100, Duration.ZERO);
     exact.toldToWait(key, 3);
