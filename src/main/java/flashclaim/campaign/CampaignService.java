@@ -12,6 +12,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.LongSupplier;
 
 /** Admin use cases on campaigns and their pools, and the cached campaign lookup of the claim path. */
 @Singleton
@@ -60,8 +62,66 @@ public class CampaignService {
   }
 
   /**
-   * The campaign, read through a short per-instance cache: campaigns are immutable, so a cached
-   * copy is never wrong, and the claim path saves one store read per request. Absence is not
+   * Campaigns newest first, {@code limit} at a time from {@code after}, each with its stock (the
+   * stock route's read: counts, never the coupons themselves).
+   */
+  public StockPage list(int limit, Optional<CampaignPage.After> after) {
+    CampaignPage page = campaigns.list(limit, after);
+    List<CampaignStock> stocks = new ArrayList<>(page.campaigns().size());
+    for (Campaign campaign : page.campaigns()) {
+      stocks.add(new CampaignStock(campaign, coupons.stock(campaign.id())));
+    }
+    return new StockPage(stocks, page.next());
+  }
+
+  /**
+   * Changes the campaign by {@code patch} for {@code by} (the admin's subject), recording the change
+   * in the same write, and drops this instance's cached copy; other instances read the change
+   * within {@code campaign-cache-ttl}. The rules are {@link CampaignPatch}'s.
+   *
+   * @return the campaign after the patch (unchanged when the patch changes nothing); empty for an
+   *     unknown campaign
+   */
+  public Optional<Campaign> patch(CampaignId id, CampaignPatch patch, String by) {
+    LongSupplier assigned = new LongSupplier() {
+      private long count = -1;
+
+      @Override
+      public long getAsLong() { // read at most once, however often the store asks again
+        if (count < 0) {
+          count = coupons.stock(id).assigned();
+        }
+        return count;
+      }
+    };
+    Optional<Campaign> result =
+        campaigns.update(
+            id,
+            current -> {
+              Instant now = clock.instant();
+              return patch
+                  .applyTo(current, now, assigned)
+                  .map(
+                      next ->
+                          new CampaignStore.Update(
+                              next, CampaignChange.between(current, next, by, now)));
+            });
+    cache.invalidate(id);
+    return result;
+  }
+
+  /** The campaign's recorded changes, newest first; empty for an unknown campaign. */
+  public Optional<ChangePage> changes(CampaignId id, int limit, OptionalLong below) {
+    if (campaigns.find(id).isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(campaigns.changes(id, limit, below));
+  }
+
+  /**
+   * The campaign, read through a short per-instance cache ({@code campaign-cache-ttl}, counted from
+   * before the read): a cached copy is at most that old, so a change (a pause) reaches every
+   * instance within it, and the claim path saves one store read per request. Absence is not
    * cached, so a campaign is visible as soon as it is created.
    */
   public Optional<Campaign> find(CampaignId id) {
@@ -149,6 +209,9 @@ public class CampaignService {
 
   /** A campaign with its stock. */
   public record CampaignStock(Campaign campaign, Stock stock) {}
+
+  /** A page of campaigns with their stock, and where the next page starts. */
+  public record StockPage(List<CampaignStock> campaigns, Optional<CampaignPage.After> next) {}
 
   private record Cached(Campaign campaign, Instant expiresAt) {}
 }
