@@ -26,8 +26,10 @@ final class AdminApiDocs {
   @Operation(summary = "Creates a campaign (admin)", parameters =
       @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = ProblemDocs.IDEMPOTENCY_KEY_DOC, schema = @Schema(type = "string", maxLength = 255)))
   @ApiResponse(responseCode = "201", description = "Created",
-      headers = @Header(name = "Location", description = "the campaign's path", required = true,
+      headers = {@Header(name = "Location", description = "the campaign's path", required = true,
           schema = @Schema(type = "string")),
+          @Header(name = "ETag", description = "the campaign's version, in double quotes (not on a replay of an Idempotency-Key)",
+              schema = @Schema(type = "string"))},
       content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = AdminController.CampaignView.class)))
   @ApiResponse(responseCode = "400", ref = ProblemDocs.RESPONSES + "BadPost")
   @ApiResponse(responseCode = "401", ref = ProblemDocs.RESPONSES + "Unauthorized")
@@ -42,8 +44,10 @@ final class AdminApiDocs {
 
   /** The route's statuses and problem types. */
   @Retention(RetentionPolicy.RUNTIME)
-  @Operation(summary = "A campaign with its stock (admin)")
+  @Operation(summary = "A campaign with its status and stock (admin)")
   @ApiResponse(responseCode = "200", description = "OK",
+      headers = @Header(name = "ETag", description = "the campaign's version, in double quotes: the If-Match of a change", required = true,
+          schema = @Schema(type = "string")),
       content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = AdminController.CampaignView.class)))
   @ApiResponse(responseCode = "404", ref = ProblemDocs.RESPONSES + "CampaignNotFound")
   @ProblemDocs.AdminRead

@@ -1,5 +1,6 @@
 package flashclaim.http.admin;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import flashclaim.InvalidInputException;
 import flashclaim.audit.AuditReport;
 import flashclaim.audit.AuditService;
@@ -342,7 +343,9 @@ final class AdminController {
 
   /** A page of campaigns, newest first; {@code next} is the cursor of the next page, if any. */
   @Serdeable
-  record CampaignList(List<CampaignView> campaigns, @Nullable String next) {}
+  record CampaignList(
+      @JsonInclude(JsonInclude.Include.ALWAYS) List<CampaignView> campaigns,
+      @Nullable String next) {}
 
   /**
    * A recorded change: who ({@code by}, the admin token's subject), when, the version it made, and
@@ -377,7 +380,8 @@ final class AdminController {
 
   /** A page of changes, newest first; {@code next} is the cursor of the next page, if any. */
   @Serdeable
-  record ChangeList(List<ChangeView> changes, @Nullable String next) {}
+  record ChangeList(
+      @JsonInclude(JsonInclude.Include.ALWAYS) List<ChangeView> changes, @Nullable String next) {}
 
   /** Counts of the pool. */
   @Serdeable
