@@ -83,7 +83,7 @@ final class AdminController {
   }
 
   @AdminApiDocs.ListCampaigns
-  @Get("{?limit,cursor}")
+  @Get
   HttpResponse<?> list(@Nullable @QueryValue String limit, @Nullable @QueryValue String cursor) {
     CampaignService.StockPage page =
         campaigns.list(Pages.limit(limit), Pages.campaignsAfter(cursor));
@@ -130,7 +130,7 @@ final class AdminController {
   }
 
   @AdminApiDocs.CampaignChanges
-  @Get("/{id}/changes{?limit,cursor}")
+  @Get("/{id}/changes")
   HttpResponse<?> changes(
       @PathVariable String id,
       @Nullable @QueryValue String limit,
