@@ -39,7 +39,8 @@ public abstract class CampaignStoreContract extends StoreContract {
         clients().couponStore(client),
         new SeedingConfig(100_000, 500, 8, Duration.ofMinutes(5)),
         new CampaignCacheConfig(Duration.ofSeconds(1), 100),
-        Clock.systemUTC());
+        Clock.systemUTC(),
+        Runnable::run);
   }
 
   private static CampaignPatch patch(CampaignId id, Map<String, Object> body) {
