@@ -10,7 +10,7 @@ import java.time.Duration;
  *
  * @param campaignCacheTtl how long an instance reuses a campaign it read, counted from before the
  *     read: the bound within which a change of a campaign (a pause, a new window) reaches every
- *     instance. At most {@value #MAX_TTL_SECONDS} s, the bound a pause promises
+ *     instance. At most 2 s, the bound a pause promises
  * @param campaignCacheSize campaigns one instance keeps; past it, the least used are dropped, so
  *     memory stays bounded whatever ids arrive (only existing campaigns are kept)
  */
