@@ -1,6 +1,7 @@
 package flashclaim.http.admin;
 
 import flashclaim.InvalidInputException;
+import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CampaignPage;
 import java.nio.charset.StandardCharsets;
@@ -59,7 +60,9 @@ final class Pages {
       if (parts.length == 4 && parts[0].equals(CAMPAIGNS)) {
         Instant createdAt =
             Instant.ofEpochSecond(Long.parseLong(parts[1]), Long.parseLong(parts[2]));
-        return Optional.of(new CampaignPage.After(createdAt, new CampaignId(parts[3])));
+        if (!createdAt.isBefore(Campaign.EARLIEST) && !createdAt.isAfter(Campaign.LATEST)) {
+          return Optional.of(new CampaignPage.After(createdAt, new CampaignId(parts[3])));
+        }
       }
     } catch (RuntimeException e) {
       // answered below
