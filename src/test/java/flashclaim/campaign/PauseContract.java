@@ -70,12 +70,12 @@ public abstract class PauseContract extends MultiInstanceTest {
     Api.Response paused = patch(instance(0), campaign, true);
     long pauseAcked = System.nanoTime();
     assertThat(paused.status()).as(paused.body()).isEqualTo(200);
-    Thread.sleep(BOUND.toMillis() + 1_500);
+    Thread.sleep(BOUND.toMillis() + 3_000);
     long resumeSent = System.nanoTime();
     Api.Response resumed = patch(instance(1), campaign, false);
     long resumeAcked = System.nanoTime();
     assertThat(resumed.status()).as(resumed.body()).isEqualTo(200);
-    Thread.sleep(BOUND.toMillis() + 1_500);
+    Thread.sleep(BOUND.toMillis() + 3_000);
     running.set(false);
     for (Future<?> claimer : claimers) {
       claimer.get();
@@ -95,19 +95,25 @@ public abstract class PauseContract extends MultiInstanceTest {
         .filter(s -> PAUSED.equals(s.type()))
         .forEach(s -> pausedAnswers.merge(s.instance(), 1, Integer::sum));
     System.out.printf(
-        "pause: %d claims, %d answered 201 after the pause was acknowledged (the last sent %d ms"
+        "pause (%s): %d claims, %d answered 201 after the pause was acknowledged (the last sent %d ms"
             + " after it), campaign-paused per instance %s%n",
-        all.size(), createdAfterAck.size(), lastServedSentMs, pausedAnswers);
+        getClass().getSimpleName(),
+        all.size(),
+        createdAfterAck.size(),
+        lastServedSentMs,
+        pausedAnswers);
 
     assertThat(whilePaused).as("claims sent within the pause, past the bound").isNotEmpty();
-    assertThat(whilePaused)
+    // A 503 (a loaded machine) serves nothing either; every other answer is the pause.
+    assertThat(whilePaused.stream().filter(s -> s.status() != 503).toList())
         .as("claims sent %s or more after the pause was acknowledged", BOUND)
+        .isNotEmpty()
         .allSatisfy(
             s -> {
               assertThat(s.status()).as(s.toString()).isEqualTo(403);
               assertThat(s.type()).as(s.toString()).isEqualTo(PAUSED);
             });
-    assertThat(whilePaused.stream().map(Sent::instance).distinct().count())
+    assertThat(whilePaused.stream().filter(s -> PAUSED.equals(s.type())).map(Sent::instance).distinct().count())
         .as("instances that answered campaign-paused")
         .isEqualTo(instances.size());
     assertThat(afterResume).as("claims sent after the resume, past the bound").isNotEmpty();
