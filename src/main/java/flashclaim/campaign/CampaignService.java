@@ -89,17 +89,13 @@ public class CampaignService {
    *     unknown campaign
    */
   public Optional<Campaign> patch(CampaignId id, CampaignPatch patch, String by) {
-    LongSupplier assigned = new LongSupplier() {
-      private long count = -1;
-
-      @Override
-      public long getAsLong() { // read at most once, however often the store asks again
-        if (count < 0) {
-          count = coupons.stock(id).assigned();
-        }
-        return count;
-      }
-    };
+    // Read before the store's write begins (a PostgreSQL transaction holds its connection and the
+    // row meanwhile), and only for a patch that may lower the limit. Coupons assigned after this
+    // read were assigned under the limit as it was: the rule keeps nobody above the new one only
+    // because a lower limit is taken while claims cannot be served.
+    long assignedBefore =
+        patch.sets(CampaignPatch.Field.PER_USER_LIMIT) ? coupons.stock(id).assigned() : 0;
+    LongSupplier assigned = () -> assignedBefore;
     Optional<Campaign> result =
         campaigns.update(
             id,
@@ -151,7 +147,9 @@ public class CampaignService {
     Instant now = clock.instant();
     Optional<Campaign> found = campaigns.find(id, deadline);
     found.ifPresentOrElse(
-        campaign -> cache.put(id, new Cached(campaign, now.plus(cacheTtl.dividedBy(2)), now.plus(cacheTtl))),
+        campaign ->
+            cache.put(
+                id, new Cached(campaign, now.plus(cacheTtl.dividedBy(2)), now.plus(cacheTtl))),
         () -> cache.invalidate(id));
     return found;
   }
