@@ -212,7 +212,9 @@ async function claim() {
 
 // ---- the campaign status ----
 
-const STATUS_TEXT = { upcoming: 'Upcoming', open: 'Open', 'sold-out': 'Sold out', ended: 'Ended' };
+const STATUS_TEXT = {
+  upcoming: 'Upcoming', open: 'Open', 'sold-out': 'Sold out', paused: 'Paused', ended: 'Ended',
+};
 
 function renderStatus() {
   if (!status) {

@@ -266,6 +266,13 @@ class CampaignRoutesTest {
     assertThat(patch("paused-here", "{\"paused\":true}").json().get("status")).isEqualTo("paused");
     Api.Response claim = Claimer.claim(url, "paused-here", Tokens.user("pauser"), null);
     assertProblem(claim, 403, "campaign-paused");
+    // The apps' status says so too, once this instance reads the stock again (stock-max-age).
+    long until = System.nanoTime() + 10_000_000_000L;
+    Object status;
+    do {
+      status = Api.get(url, "/v1/campaigns/paused-here", Tokens.user("pauser")).json().get("status");
+    } while (!"paused".equals(status) && System.nanoTime() < until);
+    assertThat(status).isEqualTo("paused");
     assertThat(patch("paused-here", "{\"paused\":false}").status()).isEqualTo(200);
     assertThat(Claimer.claimUntilFinal(url, "paused-here", "pauser").status()).isEqualTo(201);
   }
