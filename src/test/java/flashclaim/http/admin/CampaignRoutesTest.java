@@ -151,7 +151,7 @@ class CampaignRoutesTest {
         patch(
             url,
             "patched",
-            "application/merge-patch+json",
+            "application/merge-patch+json; charset=utf-8",
             "{\"name\":\"Renamed\",\"perUserLimit\":3,\"endsAt\":\"2999-01-01T00:00:00Z\"}",
             "\"0\"");
     assertThat(changed.status()).as(changed.body()).isEqualTo(200);
@@ -162,8 +162,9 @@ class CampaignRoutesTest {
         .containsEntry("endsAt", "2999-01-01T00:00:00Z")
         .containsEntry("version", 1)
         .containsEntry("status", "open");
-    // plain JSON is taken too; null removes the bound
-    Api.Response unbounded = patch(url, "patched", "application/json", "{\"endsAt\":null}", null);
+    // plain JSON is taken too (with a charset as well); null removes the bound
+    Api.Response unbounded =
+        patch(url, "patched", "application/json; charset=utf-8", "{\"endsAt\":null}", null);
     assertThat(unbounded.status()).as(unbounded.body()).isEqualTo(200);
     assertThat(unbounded.json().get("endsAt")).isNull();
 
