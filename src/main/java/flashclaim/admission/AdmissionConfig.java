@@ -26,17 +26,17 @@ import java.util.List;
  *     from its arrival) kept for its store work: a claim waits for a slot at most until its
  *     deadline less this reserve
  * @param maxRetryAfter the longest Retry-After a refused claim is told
- * @param retryJitter a refused claim is told the whole seconds before its expected turn; one whose
- *     turn is within the second is told 1 s plus a random part of up to this many seconds, so that
- *     a burst of such refusals does not come back at once
+ * @param retryJitter how widely Retry-After is spread: a refused claim waits its expected turn plus
+ *     a random part of up to this fraction of it, and of at least one second (Retry-After counts
+ *     whole seconds), so that refused clients do not come back all at once
  * @param serviceTimeSmoothing weight (0 to 1) of the newest claim in the running mean of how long a
  *     claim holds its slot, from which the drain rate (limit / mean hold) is derived
  * @param ticketSecret the HMAC key of the {@code Flashclaim-Ticket}, at least 32 bytes, the same on
  *     every instance (env {@code FLASHCLAIM_ADMISSION_TICKET_SECRET})
  * @param ticketTtl how long after a user's first arrival their ticket keeps their place
  * @param maxKeptPlaces the most places one instance keeps for refused users until they are back
- *     (0: none): while kept, a place counts before every later arrival, in the turn and so the
- *     Retry-After a later claim is told; about 100 bytes each
+ *     (0, the default: none): while kept, a place counts before every later arrival in the turn,
+ *     and so the Retry-After, that a later refused claim is told; about 100 bytes each
  * @param keepPlaceFor how long after the time a refused user was told to come back their place is
  *     still kept for them, if they have not come back to this instance by then
  */
@@ -53,7 +53,7 @@ public record AdmissionConfig(
     @Bindable(defaultValue = "0.05") double serviceTimeSmoothing,
     @Bindable(defaultValue = DEVELOPMENT_SECRET) String ticketSecret,
     @Bindable(defaultValue = "10m") Duration ticketTtl,
-    @Bindable(defaultValue = "100000") int maxKeptPlaces,
+    @Bindable(defaultValue = "0") int maxKeptPlaces,
     @Bindable(defaultValue = "2s") Duration keepPlaceFor) {
 
   /** The names of the limit algorithms. */

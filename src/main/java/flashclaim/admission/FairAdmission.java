@@ -177,7 +177,7 @@ public final class FairAdmission {
         Duration wait = Duration.between(now, waitUntil);
         if (wait.isNegative()
             || wait.isZero()
-            || expectedWaitSeconds(ahead + kept.before(arrival)) > wait.toNanos() / 1e9) {
+            || expectedWaitSeconds(ahead) > wait.toNanos() / 1e9) {
           queue.remove(waiter);
           effects.add(waiter.refuse(refusal(Reason.DEADLINE, arrival, ahead, now)));
         } else {
@@ -402,17 +402,14 @@ public final class FairAdmission {
   }
 
   /**
-   * The whole seconds before the expected turn of a claim with {@code ahead} claims before it (the
-   * claims in line, and the places kept for refused users who first arrived earlier), rounded
-   * down: the client is back in line just before its turn, and waits there for it. A turn within
-   * the second gets Retry-After 1 with up to {@code retryJitter} s more, so that a burst of such
-   * refusals does not come back at once. Capped at {@code maxRetryAfter}.
+   * The expected turn plus jitter: a uniform part of up to {@code retryJitter} of it, and of at
+   * least a second (Retry-After counts whole seconds), capped at {@code maxRetryAfter}.
    */
   private Duration retryAfter(int ahead) {
     double expected = expectedWaitSeconds(ahead);
-    double seconds =
-        expected < 1 ? 1 + random.getAsDouble() * retryJitter : Math.floor(expected);
-    return Duration.ofNanos(Math.round(Math.min(seconds, maxRetryAfterSeconds) * 1e9));
+    double spread = retryJitter == 0 ? 0 : Math.max(1, retryJitter * expected);
+    double seconds = Math.min(expected + random.getAsDouble() * spread, maxRetryAfterSeconds);
+    return Duration.ofNanos(Math.round(seconds * 1e9));
   }
 
   /** A claim in line. */

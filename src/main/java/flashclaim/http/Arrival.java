@@ -2,25 +2,35 @@ package flashclaim.http;
 
 import io.micronaut.http.HttpRequest;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 
 /**
- * When this instance let a request in: stamped by the first filter of the API, read by every step
- * whose deadline counts from there, so that time spent waiting for a slot or a thread is part of it
- * (G6).
+ * When a request reached this instance, stamped by the first filter of the API, in two readings:
+ * when that filter saw it ({@link #seen}: the order in which requests came, and a new user's first
+ * arrival), and when it most likely came ({@link #of}: that moment less how far behind the event
+ * loop that read it was), which every step whose deadline counts from the request's arrival reads,
+ * so that time spent unread, or waiting for a slot or a thread, is part of it (G6).
  */
 public final class Arrival {
-  private static final String ATTRIBUTE = Arrival.class.getName();
+  private static final String SEEN = Arrival.class.getName() + ".seen";
+  private static final String CAME = Arrival.class.getName() + ".came";
 
   private Arrival() {}
 
-  /** Notes that the request was let in at {@code at}. */
-  public static void stamp(HttpRequest<?> request, Instant at) {
-    request.setAttribute(ATTRIBUTE, at);
+  /** Notes that the first filter saw the request at {@code seen}, {@code behind} after it came. */
+  public static void stamp(HttpRequest<?> request, Instant seen, Duration behind) {
+    request.setAttribute(SEEN, seen);
+    request.setAttribute(CAME, seen.minus(behind));
   }
 
-  /** When the request was let in; now, for a request that was not stamped. */
+  /** When the request most likely came; now, for a request that was not stamped. */
   public static Instant of(HttpRequest<?> request, Clock clock) {
-    return request.getAttribute(ATTRIBUTE, Instant.class).orElseGet(clock::instant);
+    return request.getAttribute(CAME, Instant.class).orElseGet(clock::instant);
+  }
+
+  /** When the first filter saw the request; now, for a request that was not stamped. */
+  public static Instant seen(HttpRequest<?> request, Clock clock) {
+    return request.getAttribute(SEEN, Instant.class).orElseGet(clock::instant);
   }
 }

@@ -15,9 +15,14 @@ import java.time.Duration;
  * @param lagProbeInterval how often each event loop is probed for how late it runs a task that was
  *     due (the {@code flashclaim.http.event.loop.lag} meter): a loop that falls behind delays every
  *     request on it before any filter sees it
+ * @param arrivalCountsLoopLag a request's deadline counts from the moment its first filter ran
+ *     less how far behind its event loop was then: the time it waited unread is part of its wait,
+ *     as the client measures it. False: from the moment its first filter ran. (A new user's first
+ *     arrival, their place in line, is that moment either way.)
  */
 @ConfigurationProperties("flashclaim.http")
 public record HttpConfig(
     @Bindable(defaultValue = "256") int maxInFlight,
     @Bindable(defaultValue = "1s") Duration retryAfter,
-    @Bindable(defaultValue = "100ms") Duration lagProbeInterval) {}
+    @Bindable(defaultValue = "100ms") Duration lagProbeInterval,
+    @Bindable(defaultValue = "true") boolean arrivalCountsLoopLag) {}

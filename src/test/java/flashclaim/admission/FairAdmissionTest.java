@@ -142,8 +142,8 @@ class FairAdmissionTest {
 
   /**
    * With claims held 100 ms each and a limit of 2, slots free at 20 per second: the claim with three
-   * before it expects its turn after 200 ms, so with 150 ms left it is refused at once. Its turn
-   * is within the second: it is told to come back after 1 s plus jitter (half of 0.5 s).
+   * before it expects its turn after 200 ms, so with 150 ms left it is refused at once, and told to
+   * come back after its expected turn plus jitter (half the spread of at least a second).
    */
   @Test
   void aClaimWhoseTurnWouldComeTooLateIsRefusedAtOnce() {
@@ -159,44 +159,40 @@ class FairAdmissionTest {
     Entry.Refused refused = refused(admission.enter(T0, clock.instant().plusMillis(150)));
 
     assertThat(refused.reason()).isEqualTo(Reason.DEADLINE);
-    assertThat(refused.retryAfter()).isEqualTo(Duration.ofMillis(1_250));
+    assertThat(refused.retryAfter()).isEqualTo(Duration.ofMillis(200 + 500));
     assertThat(admission.enter(T0, clock.instant().plusMillis(250)).toCompletableFuture())
         .isNotDone(); // its turn comes just in time
     assertThat(admission.queued()).isEqualTo(4);
   }
 
-  /**
-   * Retry-After: the whole seconds before the expected turn, so that the client is back in line
-   * just before it; a turn within the second is told 1 s plus up to {@code retry-jitter} of a
-   * second; capped.
-   */
+  /** Retry-After: the expected turn plus up to half of it (at least a second) more, capped. */
   @Test
-  void retryAfterIsTheWholeSecondsBeforeTheExpectedTurn() {
-    Iterator<Double> draws = List.of(0.0, 0.999).iterator();
+  void retryAfterFollowsThePlaceInLineAndIsSpreadByJitter() {
+    Iterator<Double> draws = List.of(0.0, 0.999, 0.0, 0.5).iterator();
     FairAdmission admission = admission(1, 50, draws::next);
     measureHoldTime(admission, Duration.ofMillis(100));
     admitted(admission.enter(T0, LATER));
     for (int i = 0; i < 50; i++) {
       admission.enter(T0, LATER);
     }
-    // 50 wait before a later arrival: its turn comes after 51 holds of 100 ms, 5.1 s.
-    assertThat(refused(admission.enter(T0.plusSeconds(1), LATER)).retryAfter())
-        .isEqualTo(Duration.ofSeconds(5));
+    // 50 wait before a later arrival: its turn comes after 51 holds of 100 ms.
+    Duration lowest = refused(admission.enter(T0.plusSeconds(1), LATER)).retryAfter();
+    Duration highest = refused(admission.enter(T0.plusSeconds(1), LATER)).retryAfter();
+    assertThat(lowest).isEqualTo(Duration.ofMillis(5_100));
+    assertThat(highest).isBetween(Duration.ofMillis(7_640), Duration.ofMillis(7_650));
 
     FairAdmission soon = admission(1, 0, draws::next);
     measureHoldTime(soon, Duration.ofMillis(100));
     admitted(soon.enter(T0, LATER));
-    assertThat(refused(soon.enter(T0, LATER)).retryAfter()).isEqualTo(Duration.ofSeconds(1));
-    assertThat(refused(soon.enter(T0, LATER)).retryAfter())
-        .isBetween(Duration.ofMillis(1_499), Duration.ofMillis(1_500));
+    assertThat(refused(soon.enter(T0, LATER)).retryAfter()).isEqualTo(Duration.ofMillis(100));
+    assertThat(refused(soon.enter(T0, LATER)).retryAfter()).isEqualTo(Duration.ofMillis(600));
   }
 
   @Test
   void retryAfterIsCappedAndSpreadEvenBeforeAnyClaimWasMeasured() {
     FairAdmission unmeasured = admission(1, 0, () -> 0.75);
     admitted(unmeasured.enter(T0, LATER));
-    assertThat(refused(unmeasured.enter(T0, LATER)).retryAfter())
-        .isEqualTo(Duration.ofMillis(1_375));
+    assertThat(refused(unmeasured.enter(T0, LATER)).retryAfter()).isEqualTo(Duration.ofMillis(750));
 
     FairAdmission slow = admission(1, 0, () -> 0.0);
     measureHoldTime(slow, Duration.ofMinutes(5));
@@ -222,7 +218,7 @@ class FairAdmissionTest {
 
     // A later arrival has the six kept places before it: its turn after 7 holds, 3.5 s.
     assertThat(refused(admission.enter(T0.plusSeconds(1), LATER)).retryAfter())
-        .isEqualTo(Duration.ofSeconds(3));
+        .isEqualTo(Duration.ofMillis(3_500));
     assertThat(admission.keptPlaces()).isEqualTo(7);
     // The earliest refused user, back, has nobody kept before it.
     holder.release(Result.SUCCESS);

@@ -30,7 +30,9 @@ import java.util.Random;
  * exponential distribution of that mean; false: all equal), delayMs (0: the mean of an
  * exponentially distributed wait of every attempt before the service sees it, as on cores that
  * the client, the store and the service share; a user's first arrival is stamped when its first
- * attempt is seen), keptPlaces (100000: {@code flashclaim.admission.max-kept-places}).
+ * attempt is seen), keptPlaces (0: {@code flashclaim.admission.max-kept-places}), keepMs
+ * (2000: {@code flashclaim.admission.keep-place-for}), instances (1: each with the limit; a
+ * user's attempts go round-robin over them, as behind a load balancer).
  */
 public final class AdmissionModel {
   private static final Instant T0 = Instant.parse("2026-11-25T00:00:00Z");
@@ -48,7 +50,8 @@ public final class AdmissionModel {
   private final int maxRetries;
   private final boolean exponential;
   private final long delayNanos;
-  private final FairAdmission admission;
+  /** One admission per instance; a user's attempt k goes to instance (user + k) mod their number. */
+  private final FairAdmission[] admissions;
 
   private int stock;
   private final boolean[] won;
@@ -68,7 +71,9 @@ public final class AdmissionModel {
       int maxRetries,
       boolean exponential,
       long delayMs,
-      int keptPlaces) {
+      int keptPlaces,
+      long keepMs,
+      int instances) {
     this.exponential = exponential;
     this.delayNanos = delayMs * 1_000_000;
     this.users = users;
@@ -95,19 +100,22 @@ public final class AdmissionModel {
             AdmissionConfig.DEVELOPMENT_SECRET,
             Duration.ofMinutes(10),
             keptPlaces,
-            Duration.ofSeconds(2));
+            Duration.ofMillis(keepMs));
     WaitTimer timer =
         (delay, action) -> {
           Event event = at(clock.instant().plus(delay), action);
           return () -> event.cancelled = true;
         };
-    this.admission =
-        new FairAdmission(
-            config,
-            SimpleLimiter.newBuilder().limit(FixedLimit.of(limit)).build(),
-            clock,
-            timer,
-            random::nextDouble);
+    this.admissions = new FairAdmission[instances];
+    for (int i = 0; i < instances; i++) {
+      admissions[i] =
+          new FairAdmission(
+              config,
+              SimpleLimiter.newBuilder().limit(FixedLimit.of(limit)).build(),
+              clock,
+              timer,
+              random::nextDouble);
+    }
   }
 
   public static void main(String[] args) {
@@ -125,7 +133,9 @@ public final class AdmissionModel {
             Integer.parseInt(given.getOrDefault("maxRetries", "1000")),
             Boolean.parseBoolean(given.getOrDefault("exponential", "true")),
             Long.parseLong(given.getOrDefault("delayMs", "0")),
-            Integer.parseInt(given.getOrDefault("keptPlaces", "100000")));
+            Integer.parseInt(given.getOrDefault("keptPlaces", "0")),
+            Long.parseLong(given.getOrDefault("keepMs", "2000")),
+            Integer.parseInt(given.getOrDefault("instances", "1")));
     System.out.println(model.run());
   }
 
@@ -183,7 +193,7 @@ public final class AdmissionModel {
       answered(user); // proven sold out: answered without admission
       return;
     }
-    admission
+    admissions[(user + retries) % admissions.length]
         .enter(firstArrival, clock.instant().plusNanos(waitNanos))
         .thenAccept(
             entry -> {

@@ -110,8 +110,9 @@ class OverloadTest {
 
   /**
    * The default, adaptive limit under a crowd of 600 claims for 300 coupons: every answer is a
-   * coupon, sold out or a 503 with Retry-After and a ticket, and the store holds exactly the coupons
-   * answered 201 (then every user retries until a final answer: exactly 300 coupons).
+   * coupon, sold out or a 503 with Retry-After and a ticket, and the store holds the coupons
+   * answered 201, and at most those of the 503s {@code busy} whose commit landed as their deadline
+   * passed (then every user retries until a final answer: exactly 300 coupons).
    */
   @Test
   void theAdaptiveLimitAnswersEveryClaimAndKeepsTheStoreExact() throws Exception {
@@ -127,15 +128,19 @@ class OverloadTest {
                 () -> Api.post(one.url(), "/v1/campaigns/adaptive/claims", Tokens.user(user), null)));
       }
       int created = 0;
+      int busy = 0;
       for (Future<Api.Response> f : futures) {
         Api.Response r = f.get(120, TimeUnit.SECONDS);
         assertThat(r.status()).as(r.toString()).isIn(201, 410, 503);
         if (r.status() == 503) {
           assertRetryableWithTicket(r);
+          busy += "urn:flashclaim:problem:busy".equals(r.json().get("type")) ? 1 : 0;
         }
         created += r.status() == 201 ? 1 : 0;
       }
-      assertThat(new FirestoreBackend().claims("adaptive")).hasSize(created);
+      // Every 201 is in the store; a 503 busy may have committed as its deadline passed (G5: its
+      // retry answers 200 with that coupon), nothing else may have.
+      assertThat(new FirestoreBackend().claims("adaptive").size()).isBetween(created, created + busy);
 
       List<Future<Claimer.Result>> finals = new ArrayList<>();
       for (int i = 0; i < 600; i++) {
@@ -178,7 +183,9 @@ class OverloadTest {
                 "flashclaim.firestore.claim.strategy", "seed"))) {
       Api.createCampaign(one.url(), "queued", 1, claims);
       for (int i = 0; i < 5; i++) { // warm up: the first claims of a cold instance are slow
-        assertThat(Claimer.claimUntilFinal(one.url(), "queued", "warm-" + i).status()).isEqualTo(201);
+        // 200: a first try answered 503 by its 500 ms deadline whose commit landed (G5)
+        assertThat(Claimer.claimUntilFinal(one.url(), "queued", "warm-" + i).status())
+            .isIn(200, 201);
       }
       HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
       List<CompletableFuture<Api.Response>> answers = new ArrayList<>();

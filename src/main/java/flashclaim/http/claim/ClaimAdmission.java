@@ -56,7 +56,7 @@ final class ClaimAdmission {
     // Cancelled (the client went away) while it waits, the claim leaves the line; a slot that
     // arrives just as it is cancelled is discarded, and given back.
     return Mono.fromCompletionStage(
-            admission.enter(ticket.arrivalNoLaterThan(claim.arrived()), waitUntil))
+            admission.enter(ticket.arrivalNoLaterThan(claim.seen()), waitUntil))
         .flatMap(
             entry ->
                 entry instanceof FairAdmission.Entry.Admitted admitted
@@ -112,6 +112,6 @@ final class ClaimAdmission {
     return (claim.tickets().size() == 1
             ? tickets.decode(claim.tickets().get(0), claim.campaign(), claim.user())
             : Optional.<Ticket>empty())
-        .orElseGet(() -> tickets.first(claim.arrived()));
+        .orElseGet(() -> tickets.first(claim.seen()));
   }
 }

@@ -19,12 +19,19 @@ import java.util.Optional;
  *
  * @param campaign the path variable of the {@link ClaimRoute} that names the campaign
  * @param user the token's subject
- * @param arrived when the instance let the request in ({@link Arrival})
+ * @param arrived when the request most likely reached the instance ({@link Arrival#of}): its
+ *     deadline counts from there
+ * @param seen when the first filter saw it ({@link Arrival#seen}): a new user's first arrival
  * @param tickets every {@value ClaimAdmission#TICKET} header the request carries
  * @param path the request's path
  */
 record ClaimRequest(
-    String campaign, String user, Instant arrived, List<String> tickets, String path) {
+    String campaign,
+    String user,
+    Instant arrived,
+    Instant seen,
+    List<String> tickets,
+    String path) {
 
   /** The claim of an authenticated request to the claim route; empty for any other. */
   static Optional<ClaimRequest> of(HttpRequest<?> request, Clock clock) {
@@ -46,6 +53,7 @@ record ClaimRequest(
             campaign.get(),
             user.get(),
             Arrival.of(request, clock),
+            Arrival.seen(request, clock),
             request.getHeaders().getAll(ClaimAdmission.TICKET),
             request.getPath()));
   }

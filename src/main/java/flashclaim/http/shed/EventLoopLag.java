@@ -9,6 +9,7 @@ import io.micronaut.http.netty.channel.EventLoopGroupRegistry;
 import io.netty.util.concurrent.EventExecutor;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
@@ -23,7 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * of the latest probe of every loop, in seconds.
  */
 @Singleton
-@Requires(beans = {MeterRegistry.class, EventLoopGroupRegistry.class})
+@Requires(beans = EventLoopGroupRegistry.class)
 final class EventLoopLag implements MeterBinder {
   static final String LAG = "flashclaim.http.event.loop.lag";
 
@@ -36,11 +37,11 @@ final class EventLoopLag implements MeterBinder {
     for (EventExecutor loop : loops.getDefaultEventLoopGroup()) {
       probes.add(new Probe(loop));
     }
+    probes.forEach(Probe::schedule);
   }
 
   @Override
   public void bindTo(MeterRegistry registry) {
-    probes.forEach(Probe::schedule);
     Gauge.builder(LAG, this, EventLoopLag::lagSeconds)
         .description("how late the latest probe ran on the most behind event loop")
         .baseUnit("seconds")
@@ -54,6 +55,22 @@ final class EventLoopLag implements MeterBinder {
       most = Math.max(most, probe.lateNanos.get());
     }
     return most / 1e9;
+  }
+
+  /**
+   * How far behind the event loop of the calling thread is now: its probe's lateness, or, if that
+   * probe is overdue (the loop has been busy since it was due), how long overdue it is. A request
+   * that this loop reads now has waited about that long before any filter saw it. Zero off the
+   * event loops.
+   */
+  Duration currentLoopLag() {
+    for (Probe probe : probes) {
+      if (probe.loop.inEventLoop()) {
+        long overdue = System.nanoTime() - probe.dueAt;
+        return Duration.ofNanos(Math.max(probe.lateNanos.get(), Math.max(0, overdue)));
+      }
+    }
+    return Duration.ZERO;
   }
 
   @PreDestroy

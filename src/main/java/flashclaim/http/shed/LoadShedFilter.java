@@ -25,7 +25,9 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The first filter of every API request (G6). It notes when the request arrived ({@link Arrival}:
- * deadlines count from there) and counts it in flight until its response leaves.
+ * deadlines count from there: the moment it runs, less how far behind its event loop is, so the
+ * wait before any filter saw the request counts too) and counts it in flight until its response
+ * leaves.
  *
  * <p>Claims ({@link ClaimRoute}) pass on to the claim edge's adaptive limit and fair wait. Every other API route has a fixed bound: at most {@code
  * flashclaim.http.max-in-flight} such requests at once; the next one is answered 503 {@code
@@ -44,16 +46,19 @@ public final class LoadShedFilter implements Ordered, ConditionalFilter {
   private final HttpConfig config;
   private final FairAdmission claims;
   private final Clock clock;
+  @Nullable private final EventLoopLag lag;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final Object drained = new Object();
   private final LongAdder shed = new LongAdder();
   private final LongAdder refused = new LongAdder();
   private volatile boolean draining;
 
-  LoadShedFilter(HttpConfig config, FairAdmission claims, Clock clock) {
+  LoadShedFilter(
+      HttpConfig config, FairAdmission claims, Clock clock, @Nullable EventLoopLag lag) {
     this.config = config;
     this.claims = claims;
     this.clock = clock;
+    this.lag = config.arrivalCountsLoopLag() ? lag : null;
     this.permits = new Semaphore(config.maxInFlight());
   }
 
@@ -124,10 +129,18 @@ public final class LoadShedFilter implements Ordered, ConditionalFilter {
       }
       request.setAttribute(PERMIT, new AtomicBoolean(true));
     }
-    Arrival.stamp(request, clock.instant());
+    Arrival.stamp(request, clock.instant(), behind());
     request.setAttribute(COUNTED, new AtomicBoolean(true));
     inFlight.incrementAndGet();
     return null;
+  }
+
+  /**
+   * How far behind this event loop is: a request it reads now came about that long ago ({@code
+   * flashclaim.http.arrival-counts-loop-lag}; zero when off).
+   */
+  private Duration behind() {
+    return lag == null ? Duration.ZERO : lag.currentLoopLag();
   }
 
   @ResponseFilter
