@@ -166,6 +166,10 @@ async function claim() {
         showNotOpen(answer.body);
         return;
       }
+      if (answer.status === 403 && problemType(answer) === 'campaign-paused') {
+        setResult('paused', 'The sale is paused. Tap again later.');
+        return;
+      }
       if (answer.status === 401) {
         if (problemType(answer) === 'app-check-required') {
           setResult('app-check', 'This app could not be verified (App Check), so it cannot claim.');
@@ -208,7 +212,9 @@ async function claim() {
 
 // ---- the campaign status ----
 
-const STATUS_TEXT = { upcoming: 'Upcoming', open: 'Open', 'sold-out': 'Sold out', ended: 'Ended' };
+const STATUS_TEXT = {
+  upcoming: 'Upcoming', open: 'Open', 'sold-out': 'Sold out', paused: 'Paused', ended: 'Ended',
+};
 
 function renderStatus() {
   if (!status) {

@@ -8,8 +8,11 @@ import java.util.Objects;
 
 /**
  * A campaign: a pool of coupon codes that users claim, at most {@code perUserLimit} each, while the
- * campaign is open ({@code startsAt <= now < endsAt}; a missing bound is open-ended). Campaigns do
- * not change after creation, which lets instances cache them.
+ * campaign is open ({@code startsAt <= now < endsAt}; a missing bound is open-ended) and not paused.
+ * An admin may change its name, window, limit and pause ({@link CampaignPatch}); every change moves
+ * {@code version} by one (0 at creation) and is recorded ({@link CampaignChange}). Instances cache a
+ * campaign for at most {@code flashclaim.claim.campaign-cache-ttl}, so a change reaches every
+ * instance within that bound.
  *
  * <p>The name is 1 to {@value #MAX_NAME_LENGTH} printable characters ({@link Text#isPrintable}).
  * Instants are kept to the microsecond, the precision of both stores, so that a campaign reads back
@@ -23,15 +26,31 @@ public record Campaign(
     int perUserLimit,
     Instant startsAt,
     Instant endsAt,
-    Instant createdAt) {
+    Instant createdAt,
+    boolean paused,
+    long version) {
 
   public static final int MAX_PER_USER_LIMIT = 100;
   public static final int MAX_NAME_LENGTH = 200;
   public static final Instant EARLIEST = Instant.parse("0001-01-01T00:00:00Z");
   public static final Instant LATEST = Instant.parse("9999-12-31T23:59:59.999999Z");
 
+  /** A new campaign: not paused, version 0. */
+  public Campaign(
+      CampaignId id,
+      String name,
+      int perUserLimit,
+      Instant startsAt,
+      Instant endsAt,
+      Instant createdAt) {
+    this(id, name, perUserLimit, startsAt, endsAt, createdAt, false, 0);
+  }
+
   public Campaign {
     Objects.requireNonNull(id, "id");
+    if (version < 0) {
+      throw new IllegalArgumentException("version must not be negative");
+    }
     createdAt = Objects.requireNonNull(createdAt, "createdAt").truncatedTo(ChronoUnit.MICROS);
     if (name == null
         || name.isBlank()

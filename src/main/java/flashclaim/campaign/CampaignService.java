@@ -4,6 +4,7 @@ import flashclaim.Deadline;
 import flashclaim.InvalidInputException;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.security.SecureRandom;
 import java.time.Clock;
@@ -12,6 +13,10 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.LongSupplier;
 
 /** Admin use cases on campaigns and their pools, and the cached campaign lookup of the claim path. */
 @Singleton
@@ -24,6 +29,7 @@ public class CampaignService {
   private final SeedingConfig seeding;
   private final Duration cacheTtl;
   private final Clock clock;
+  private final Executor refreshes;
   private final SecureRandom random = new SecureRandom();
   private final Cache<CampaignId, Cached> cache;
 
@@ -32,12 +38,14 @@ public class CampaignService {
       CouponStore coupons,
       SeedingConfig seeding,
       CampaignCacheConfig cacheConfig,
-      Clock clock) {
+      Clock clock,
+      @Named("store") Executor refreshes) {
     this.campaigns = campaigns;
     this.coupons = coupons;
     this.seeding = seeding;
     this.cacheTtl = cacheConfig.campaignCacheTtl();
     this.clock = clock;
+    this.refreshes = refreshes;
     this.cache = Caffeine.newBuilder().maximumSize(cacheConfig.campaignCacheSize()).build();
   }
 
@@ -60,9 +68,66 @@ public class CampaignService {
   }
 
   /**
-   * The campaign, read through a short per-instance cache: campaigns are immutable, so a cached
-   * copy is never wrong, and the claim path saves one store read per request. Absence is not
-   * cached, so a campaign is visible as soon as it is created.
+   * Campaigns newest first, {@code limit} at a time from {@code after}, each with its stock (the
+   * stock route's read: counts, never the coupons themselves).
+   */
+  public StockPage list(int limit, Optional<CampaignPage.After> after) {
+    CampaignPage page = campaigns.list(limit, after);
+    List<CampaignStock> stocks = new ArrayList<>(page.campaigns().size());
+    for (Campaign campaign : page.campaigns()) {
+      stocks.add(new CampaignStock(campaign, coupons.stock(campaign.id())));
+    }
+    return new StockPage(stocks, page.next());
+  }
+
+  /**
+   * Changes the campaign by {@code patch} for {@code by} (the admin's subject), recording the change
+   * in the same write, and drops this instance's cached copy; other instances read the change
+   * within {@code campaign-cache-ttl}. The rules are {@link CampaignPatch}'s.
+   *
+   * @return the campaign after the patch (unchanged when the patch changes nothing); empty for an
+   *     unknown campaign
+   */
+  public Optional<Campaign> patch(CampaignId id, CampaignPatch patch, String by) {
+    // Read before the store's write begins (a PostgreSQL transaction holds its connection and the
+    // row meanwhile), and only for a patch that may lower the limit. Coupons assigned after this
+    // read were assigned under the limit as it was: the rule keeps nobody above the new one only
+    // because a lower limit is taken while claims cannot be served.
+    long assignedBefore =
+        patch.sets(CampaignPatch.Field.PER_USER_LIMIT) ? coupons.stock(id).assigned() : 0;
+    LongSupplier assigned = () -> assignedBefore;
+    Optional<Campaign> result =
+        campaigns.update(
+            id,
+            current -> {
+              Instant now = clock.instant();
+              return patch
+                  .applyTo(current, now, assigned)
+                  .map(
+                      next ->
+                          new CampaignStore.Update(
+                              next, CampaignChange.between(current, next, by, now)));
+            });
+    cache.invalidate(id);
+    return result;
+  }
+
+  /** The campaign's recorded changes, newest first; empty for an unknown campaign. */
+  public Optional<ChangePage> changes(CampaignId id, int limit, OptionalLong below) {
+    if (campaigns.find(id).isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(campaigns.changes(id, limit, below));
+  }
+
+  /**
+   * The campaign, read through a short per-instance cache ({@code campaign-cache-ttl}, counted from
+   * before the read): a cached copy is at most that old, so a change (a pause) reaches every
+   * instance within it, and the claim path saves one store read per request. A copy past half its
+   * lifetime is read again in the background, once, by the first lookup that finds it so ({@link
+   * #cached}): under steady claims it is replaced before it expires, and the claims never wait for
+   * the read nor miss the answers given without the store. Absence is not cached, so a campaign is
+   * visible as soon as it is created.
    */
   public Optional<Campaign> find(CampaignId id) {
     return find(id, Deadline.none());
@@ -74,18 +139,47 @@ public class CampaignService {
     if (cached.isPresent()) {
       return cached;
     }
+    return read(id, deadline);
+  }
+
+  /** Reads the campaign from the store and caches it until {@code campaign-cache-ttl} after now. */
+  private Optional<Campaign> read(CampaignId id, Deadline deadline) {
     Instant now = clock.instant();
     Optional<Campaign> found = campaigns.find(id, deadline);
-    found.ifPresent(campaign -> cache.put(id, new Cached(campaign, now.plus(cacheTtl))));
+    found.ifPresentOrElse(
+        campaign ->
+            cache.put(
+                id, new Cached(campaign, now.plus(cacheTtl.dividedBy(2)), now.plus(cacheTtl))),
+        () -> cache.invalidate(id));
     return found;
   }
 
-  /** The campaign as {@link #find(CampaignId)} would answer it from the cache; empty on a miss. */
+  /**
+   * The campaign as {@link #find(CampaignId)} would answer it from the cache; empty on a miss. A
+   * copy past half its lifetime starts one background read that replaces it.
+   */
   public Optional<Campaign> cached(CampaignId id) {
     Cached cached = cache.getIfPresent(id);
-    return cached != null && clock.instant().isBefore(cached.expiresAt())
-        ? Optional.of(cached.campaign())
-        : Optional.empty();
+    Instant now = clock.instant();
+    if (cached == null || !now.isBefore(cached.expiresAt())) {
+      return Optional.empty();
+    }
+    if (!now.isBefore(cached.refreshAt()) && cached.refreshing().compareAndSet(false, true)) {
+      try {
+        refreshes.execute(() -> refresh(id, cached));
+      } catch (RuntimeException e) { // the executor refused it: the next lookup tries again
+        cached.refreshing().set(false);
+      }
+    }
+    return Optional.of(cached.campaign());
+  }
+
+  private void refresh(CampaignId id, Cached stale) {
+    try {
+      read(id, Deadline.none());
+    } catch (RuntimeException e) { // a store fault: the copy expires as it would have
+      stale.refreshing().set(false);
+    }
   }
 
   /**
@@ -150,5 +244,13 @@ public class CampaignService {
   /** A campaign with its stock. */
   public record CampaignStock(Campaign campaign, Stock stock) {}
 
-  private record Cached(Campaign campaign, Instant expiresAt) {}
+  /** A page of campaigns with their stock, and where the next page starts. */
+  public record StockPage(List<CampaignStock> campaigns, Optional<CampaignPage.After> next) {}
+
+  private record Cached(
+      Campaign campaign, Instant refreshAt, Instant expiresAt, AtomicBoolean refreshing) {
+    Cached(Campaign campaign, Instant refreshAt, Instant expiresAt) {
+      this(campaign, refreshAt, expiresAt, new AtomicBoolean());
+    }
+  }
 }

@@ -2,6 +2,8 @@ package flashclaim.campaign;
 
 import flashclaim.Deadline;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.function.Function;
 
 /**
  * Port: where campaigns live. Every method may throw {@link flashclaim.StoreException} when the store
@@ -38,4 +40,39 @@ public interface CampaignStore {
    * visible after the count moved.
    */
   Optional<PoolAdditions> couponsAdded(CampaignId id);
+
+  /**
+   * Up to {@code limit} campaigns, newest first (by {@code createdAt}, then by id, both
+   * descending), starting after {@code after} when given: one ordered, limited query, never a read
+   * of coupons.
+   */
+  CampaignPage list(int limit, Optional<CampaignPage.After> after);
+
+  /**
+   * Changes the campaign atomically: reads it as the store holds it, asks {@code change} for the
+   * next version, and writes that version together with its change record (both or neither). When
+   * another write moved the campaign meanwhile, it reads again and asks {@code change} again, so
+   * {@code change} judges every version it may replace; what {@code change} throws leaves the store
+   * unchanged and reaches the caller.
+   *
+   * @param change the campaign after the change, or empty to write nothing
+   * @return the campaign as it is after the call (as read, when nothing was written); empty when
+   *     no campaign has this id
+   */
+  Optional<Campaign> update(CampaignId id, Function<Campaign, Optional<Update>> change);
+
+  /**
+   * Up to {@code limit} change records of the campaign, newest first (by version), with versions
+   * below {@code below} when given.
+   */
+  ChangePage changes(CampaignId id, int limit, OptionalLong below);
+
+  /** What {@link #update} writes: the next version of a campaign and the record of the change. */
+  record Update(Campaign campaign, CampaignChange change) {
+    public Update {
+      if (!campaign.id().equals(change.campaignId()) || campaign.version() != change.version()) {
+        throw new IllegalArgumentException("the change record is not of this version");
+      }
+    }
+  }
 }

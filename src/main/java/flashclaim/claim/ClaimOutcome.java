@@ -19,6 +19,7 @@ public sealed interface ClaimOutcome {
     ALREADY_HELD,
     SOLD_OUT,
     NOT_OPEN,
+    PAUSED,
     UNKNOWN_CAMPAIGN,
     BUSY
   }
@@ -66,6 +67,14 @@ public sealed interface ClaimOutcome {
   }
 
   /** No campaign has this id. */
+  /** The campaign is paused by an admin: no claim is served until it is resumed. */
+  record Paused() implements ClaimOutcome {
+    @Override
+    public Kind kind() {
+      return Kind.PAUSED;
+    }
+  }
+
   record UnknownCampaign() implements ClaimOutcome {
     @Override
     public Kind kind() {

@@ -15,7 +15,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The claim rules, written once for every store: the campaign must exist and be open; a user who
+ * The claim rules, written once for every store: the campaign must exist, not be paused, and be
+ * open; a user who
  * already holds {@code perUserLimit} coupons gets the newest of them back (G2, G4); otherwise the
  * store assigns a coupon into the user's next free slot, atomically, until the deadline (G1, G3, G5,
  * G6). Every store call of a claim runs within the claim's {@link Deadline}: none starts once it
@@ -101,8 +102,14 @@ public class ClaimService {
         .completeOnTimeout(Optional.empty(), Math.max(0, left), TimeUnit.NANOSECONDS);
   }
 
-  /** Not open, outside the campaign's window; the rule of both paths. */
+  /**
+   * Not open: paused by an admin, or outside the campaign's window; the rule of both paths, so a
+   * paused campaign is answered without store work once this instance holds the campaign.
+   */
   private Optional<ClaimOutcome> notOpen(Campaign campaign) {
+    if (campaign.paused()) {
+      return Optional.of(new ClaimOutcome.Paused());
+    }
     Campaign.Window window = campaign.windowAt(clock.instant());
     return window == Campaign.Window.OPEN
         ? Optional.empty()

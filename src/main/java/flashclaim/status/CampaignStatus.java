@@ -23,6 +23,8 @@ public record CampaignStatus(
     OPEN,
     /** Within its window, no coupon left. */
     SOLD_OUT,
+    /** Paused by an admin, not ended: claims get 403 {@code campaign-paused}. */
+    PAUSED,
     /** At or after {@code endsAt}. */
     ENDED
   }
@@ -30,12 +32,15 @@ public record CampaignStatus(
   /** The status of a campaign at {@code now}, from a stock read at {@code stockReadAt}. */
   static CampaignStatus of(Campaign campaign, Stock stock, Instant stockReadAt, Instant now) {
     long remaining = Math.max(0, stock.remaining());
+    Campaign.Window window = campaign.windowAt(now);
     Phase phase =
-        switch (campaign.windowAt(now)) {
-          case NOT_STARTED -> Phase.UPCOMING;
-          case ENDED -> Phase.ENDED;
-          case OPEN -> remaining == 0 ? Phase.SOLD_OUT : Phase.OPEN;
-        };
+        window != Campaign.Window.ENDED && campaign.paused()
+            ? Phase.PAUSED
+            : switch (window) {
+              case NOT_STARTED -> Phase.UPCOMING;
+              case ENDED -> Phase.ENDED;
+              case OPEN -> remaining == 0 ? Phase.SOLD_OUT : Phase.OPEN;
+            };
     return new CampaignStatus(campaign, phase, remaining, stockReadAt, now);
   }
 }

@@ -313,5 +313,23 @@ class SoldOutProofsTest {
     public Optional<Campaign> find(CampaignId id, flashclaim.Deadline deadline) {
       throw new UnsupportedOperationException("only the counter is read here");
     }
+
+    @Override
+    public flashclaim.campaign.CampaignPage list(
+        int limit, Optional<flashclaim.campaign.CampaignPage.After> after) {
+      throw new UnsupportedOperationException("only the counter is read here");
+    }
+
+    @Override
+    public Optional<Campaign> update(
+        CampaignId id, java.util.function.Function<Campaign, Optional<Update>> change) {
+      throw new UnsupportedOperationException("only the counter is read here");
+    }
+
+    @Override
+    public flashclaim.campaign.ChangePage changes(
+        CampaignId id, int limit, java.util.OptionalLong below) {
+      throw new UnsupportedOperationException("only the counter is read here");
+    }
   }
 }

@@ -69,7 +69,10 @@ class BadInputTest {
   /** A route of the API; {@code %s} stands for the campaign id. */
   enum Route {
     CREATE("POST", "/v1/admin/campaigns", true),
+    LIST("GET", "/v1/admin/campaigns", true),
     SHOW("GET", "/v1/admin/campaigns/%s", true),
+    PATCH("PATCH", "/v1/admin/campaigns/%s", true),
+    CHANGES("GET", "/v1/admin/campaigns/%s/changes", true),
     ADD_COUPONS("POST", "/v1/admin/campaigns/%s/coupons", true),
     AUDIT("GET", "/v1/admin/campaigns/%s/audit", true),
     CLAIM("POST", "/v1/campaigns/%s/claims", false),
@@ -523,12 +526,13 @@ class BadInputTest {
 
   static Stream<Arguments> wrongMethods() {
     return Stream.of(
-        Arguments.of("GET", "/v1/admin/campaigns"),
+        Arguments.of("PATCH", "/v1/admin/campaigns"),
         Arguments.of("PUT", "/v1/admin/campaigns"),
         Arguments.of("DELETE", "/v1/admin/campaigns"),
         Arguments.of("PUT", "/v1/admin/campaigns/$C"),
         Arguments.of("DELETE", "/v1/admin/campaigns/$C"),
-        Arguments.of("PATCH", "/v1/admin/campaigns/$C"),
+        Arguments.of("POST", "/v1/admin/campaigns/$C/changes"),
+        Arguments.of("DELETE", "/v1/admin/campaigns/$C/changes"),
         Arguments.of("POST", "/v1/admin/campaigns/$C"),
         Arguments.of("GET", "/v1/admin/campaigns/$C/coupons"),
         Arguments.of("DELETE", "/v1/admin/campaigns/$C/coupons"),
@@ -655,6 +659,7 @@ class BadInputTest {
     return switch (route) {
       case CREATE -> "{\"id\":\"$ID\",\"name\":\"valid\"}";
       case ADD_COUPONS -> "{\"codes\":[\"valid-code-1\",\"valid-code-2\"]}";
+      case PATCH -> "{\"paused\":false}"; // accepted, it changes nothing
       default -> null;
     };
   }

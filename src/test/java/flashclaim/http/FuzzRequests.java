@@ -54,6 +54,9 @@ final class FuzzRequests {
       List.of(
           "create",
           "add-coupons",
+          "list",
+          "patch",
+          "changes",
           "show",
           "audit",
           "live",
@@ -103,6 +106,9 @@ final class FuzzRequests {
     return Arbitraries.frequencyOf(
         Tuple.of(4, createCampaign()),
         Tuple.of(4, addCoupons()),
+        Tuple.of(2, listCampaigns()),
+        Tuple.of(4, patchCampaign()),
+        Tuple.of(1, adminRead("changes", "/v1/admin/campaigns/%s/changes")),
         Tuple.of(2, adminRead("show", "/v1/admin/campaigns/%s")),
         Tuple.of(1, adminRead("audit", "/v1/admin/campaigns/%s/audit")),
         Tuple.of(2, adminRead("live", "/v1/admin/campaigns/%s/live")),
@@ -193,6 +199,67 @@ final class FuzzRequests {
                         Arbitraries.frequencyOf(Tuple.of(5, generate), Tuple.of(1, oddJson()))))),
             Tuple.of(1, object(field("codes", codes), field("generate", generate))));
     return post("add-coupons", campaignPath("/v1/admin/campaigns/%s/coupons"), body, adminAuth());
+  }
+
+  private static Arbitrary<Request> listCampaigns() {
+    Arbitrary<String> query =
+        Arbitraries.frequencyOf(
+            Tuple.of(4, Arbitraries.just("")),
+            Tuple.of(
+                2,
+                Arbitraries.of(
+                    "?limit=1", "?limit=100", "?limit=0", "?limit=101", "?limit=x", "?limit=",
+                    "?cursor=", "?cursor=YzE6MDow", "?cursor=%21", "?cursor=djE6MQ",
+                    "?limit=1&cursor=YzE6OTk5OTk5OTk5OTk5OjA6eg")));
+    return request(
+        "list",
+        method("GET"),
+        withQuery(query.map(q -> "/v1/admin/campaigns" + q)),
+        adminAuth(),
+        noBody());
+  }
+
+  private static Arbitrary<Request> patchCampaign() {
+    Arbitrary<String> body =
+        object(
+            field(
+                "name",
+                Arbitraries.frequencyOf(
+                    Tuple.of(6, Arbitraries.of("Renamed", "n").map(FuzzRequests::quote)),
+                    Tuple.of(1, oddStrings().map(FuzzRequests::quote)))),
+            field("startsAt", Arbitraries.frequencyOf(Tuple.of(3, timestamps()), Tuple.of(1, Arbitraries.just("null")))),
+            field("endsAt", Arbitraries.frequencyOf(Tuple.of(3, timestamps()), Tuple.of(1, Arbitraries.just("null")))),
+            field(
+                "perUserLimit",
+                Arbitraries.frequencyOf(
+                    Tuple.of(3, Arbitraries.integers().between(-1, 102).map(String::valueOf)),
+                    Tuple.of(1, oddNumbers()))),
+            field("paused", Arbitraries.of("true", "false", "null", "1", "\"true\"")),
+            field("reopen", Arbitraries.of("true", "false", "null")),
+            field("id", Arbitraries.of(quote(OPEN), quote(ENDED), quote("other"), "null")));
+    Arbitrary<String> accepted = // on a seeded campaign, mostly
+        Arbitraries.of(
+            "{\"paused\":true}",
+            "{\"paused\":false}",
+            "{\"name\":\"Renamed\"}",
+            "{\"perUserLimit\":5}",
+            "{\"endsAt\":null,\"reopen\":true}",
+            "{}");
+    Arbitrary<Body> patch =
+        Combinators.combine(
+                Arbitraries.frequencyOf(Tuple.of(2, accepted), Tuple.of(3, body))
+                    .map(FuzzRequests::utf8),
+                Arbitraries.frequencyOf(
+                    Tuple.of(3, Arbitraries.just(Optional.of("application/merge-patch+json"))),
+                    Tuple.of(3, Arbitraries.just(Optional.of("application/json"))),
+                    Tuple.of(1, Arbitraries.of(Optional.of("text/plain"), Optional.<String>empty()))))
+            .as(Body::new);
+    return request(
+        "patch",
+        method("PATCH"),
+        campaignPath("/v1/admin/campaigns/%s"),
+        adminAuth(),
+        Arbitraries.frequencyOf(Tuple.of(6, patch), Tuple.of(1, jsonBody(oddJson()))));
   }
 
   private static Arbitrary<Request> adminRead(String route, String template) {

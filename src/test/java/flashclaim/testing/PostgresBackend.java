@@ -87,7 +87,9 @@ public final class PostgresBackend implements StoreBackend {
             + " xmin::text FROM claims"
             + " UNION ALL SELECT 'locks/' || lock_id, xmin::text FROM locks"
             + " UNION ALL SELECT 'guards/' || lock_id, xmin::text FROM guards"
-            + " UNION ALL SELECT 'idempotency/' || record_id, xmin::text FROM idempotency";
+            + " UNION ALL SELECT 'idempotency/' || record_id, xmin::text FROM idempotency"
+            + " UNION ALL SELECT 'campaign_changes/' || campaign_id || '/' || version, xmin::text"
+            + " FROM campaign_changes";
     try (Connection connection = TestPostgres.connect();
         PreparedStatement select = connection.prepareStatement(sql);
         ResultSet row = select.executeQuery()) {

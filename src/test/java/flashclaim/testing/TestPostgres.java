@@ -14,7 +14,7 @@ import java.time.Duration;
  */
 public final class TestPostgres {
   private static final String TABLES =
-      "campaigns, coupons, coupon_pool, claims, locks, guards, idempotency";
+      "campaigns, campaign_changes, coupons, coupon_pool, claims, locks, guards, idempotency";
   private static EmbeddedPostgresServer server;
 
   private TestPostgres() {}

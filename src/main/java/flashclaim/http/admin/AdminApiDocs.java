@@ -26,8 +26,10 @@ final class AdminApiDocs {
   @Operation(summary = "Creates a campaign (admin)", parameters =
       @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = ProblemDocs.IDEMPOTENCY_KEY_DOC, schema = @Schema(type = "string", maxLength = 255)))
   @ApiResponse(responseCode = "201", description = "Created",
-      headers = @Header(name = "Location", description = "the campaign's path", required = true,
+      headers = {@Header(name = "Location", description = "the campaign's path", required = true,
           schema = @Schema(type = "string")),
+          @Header(name = "ETag", description = "the campaign's version, in double quotes (not on a replay of an Idempotency-Key)",
+              schema = @Schema(type = "string"))},
       content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = AdminController.CampaignView.class)))
   @ApiResponse(responseCode = "400", ref = ProblemDocs.RESPONSES + "BadPost")
   @ApiResponse(responseCode = "401", ref = ProblemDocs.RESPONSES + "Unauthorized")
@@ -42,8 +44,10 @@ final class AdminApiDocs {
 
   /** The route's statuses and problem types. */
   @Retention(RetentionPolicy.RUNTIME)
-  @Operation(summary = "A campaign with its stock (admin)")
+  @Operation(summary = "A campaign with its status and stock (admin)")
   @ApiResponse(responseCode = "200", description = "OK",
+      headers = @Header(name = "ETag", description = "the campaign's version, in double quotes: the If-Match of a change", required = true,
+          schema = @Schema(type = "string")),
       content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = AdminController.CampaignView.class)))
   @ApiResponse(responseCode = "404", ref = ProblemDocs.RESPONSES + "CampaignNotFound")
   @ProblemDocs.AdminRead
@@ -92,4 +96,53 @@ final class AdminApiDocs {
   @ApiResponse(responseCode = "404", ref = ProblemDocs.RESPONSES + "CampaignNotFound")
   @ProblemDocs.AdminRead
   @interface Audit {}
+
+  /** The route's statuses and problem types. */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Operation(summary = "Campaigns, newest first, each with its status and stock, a page at a time (admin)", parameters = {
+      @Parameter(in = ParameterIn.QUERY, name = "limit", description = "campaigns per page, 1 to 100; 20 when absent",
+          schema = @Schema(type = "integer", minimum = "1", maximum = "100")),
+      @Parameter(in = ParameterIn.QUERY, name = "cursor", description = "the `next` of the page before; the first page without it",
+          schema = @Schema(type = "string"))})
+  @ApiResponse(responseCode = "200", description = "OK",
+      content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = AdminController.CampaignList.class)))
+  @ProblemDocs.AdminRead
+  @interface ListCampaigns {}
+
+  /** The route's statuses and problem types. */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Operation(summary = "Changes a campaign: name, startsAt, endsAt, perUserLimit, paused, as a JSON merge patch; recorded with who and when (admin)", parameters =
+      @Parameter(in = ParameterIn.HEADER, name = "If-Match", description = "Optional. The campaign's ETag (its version in double quotes): the change applies only to that version, else 412 version-mismatch",
+          schema = @Schema(type = "string")),
+      requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(required = true, content = {
+          @Content(mediaType = AdminController.MERGE_PATCH, schema = @Schema(implementation = AdminController.PatchBody.class)),
+          @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = AdminController.PatchBody.class))}))
+  @ApiResponse(responseCode = "200", description = "The campaign after the change (unchanged when the patch changes nothing)",
+      headers = @Header(name = "ETag", description = "the campaign's version, in double quotes", required = true,
+          schema = @Schema(type = "string")),
+      content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = AdminController.CampaignView.class)))
+  @ApiResponse(responseCode = "400", ref = ProblemDocs.RESPONSES + "BadRequest")
+  @ApiResponse(responseCode = "401", ref = ProblemDocs.RESPONSES + "Unauthorized")
+  @ApiResponse(responseCode = "403", ref = ProblemDocs.RESPONSES + "Forbidden")
+  @ApiResponse(responseCode = "404", ref = ProblemDocs.RESPONSES + "CampaignNotFound")
+  @ApiResponse(responseCode = "409", ref = ProblemDocs.RESPONSES + "ChangeConflict")
+  @ApiResponse(responseCode = "412", ref = ProblemDocs.RESPONSES + "VersionMismatch")
+  @ApiResponse(responseCode = "413", ref = ProblemDocs.RESPONSES + "PayloadTooLarge")
+  @ApiResponse(responseCode = "415", ref = ProblemDocs.RESPONSES + "UnsupportedMediaType")
+  @ApiResponse(responseCode = "503", ref = ProblemDocs.RESPONSES + "Unavailable")
+  @SecurityRequirement(name = "bearer")
+  @interface PatchCampaign {}
+
+  /** The route's statuses and problem types. */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Operation(summary = "The recorded changes of a campaign, newest first, a page at a time (admin)", parameters = {
+      @Parameter(in = ParameterIn.QUERY, name = "limit", description = "changes per page, 1 to 100; 20 when absent",
+          schema = @Schema(type = "integer", minimum = "1", maximum = "100")),
+      @Parameter(in = ParameterIn.QUERY, name = "cursor", description = "the `next` of the page before; the first page without it",
+          schema = @Schema(type = "string"))})
+  @ApiResponse(responseCode = "200", description = "OK",
+      content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = AdminController.ChangeList.class)))
+  @ApiResponse(responseCode = "404", ref = ProblemDocs.RESPONSES + "CampaignNotFound")
+  @ProblemDocs.AdminRead
+  @interface CampaignChanges {}
 }

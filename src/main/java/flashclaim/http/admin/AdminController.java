@@ -1,11 +1,16 @@
 package flashclaim.http.admin;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import flashclaim.InvalidInputException;
 import flashclaim.audit.AuditReport;
 import flashclaim.audit.AuditService;
 import flashclaim.campaign.Campaign;
+import flashclaim.campaign.CampaignChange;
+import flashclaim.campaign.CampaignChangeRefused;
 import flashclaim.campaign.CampaignId;
+import flashclaim.campaign.CampaignPatch;
 import flashclaim.campaign.CampaignService;
+import flashclaim.campaign.ChangePage;
 import flashclaim.campaign.CodePrefix;
 import flashclaim.campaign.CouponCode;
 import flashclaim.campaign.CouponStore;
@@ -14,39 +19,175 @@ import flashclaim.http.HttpExecutors;
 import flashclaim.http.body.StrictJson;
 import flashclaim.http.body.TakesBody;
 import flashclaim.http.problem.CampaignNotFound;
+import flashclaim.http.problem.InvalidInput;
 import flashclaim.http.problem.ProblemType;
 import io.micronaut.core.annotation.Nullable;
+import io.micronaut.core.type.Argument;
+import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.HttpStatus;
+import io.micronaut.http.MediaType;
 import io.micronaut.http.annotation.Body;
+import io.micronaut.http.annotation.Consumes;
 import io.micronaut.http.annotation.Controller;
 import io.micronaut.http.annotation.Get;
+import io.micronaut.http.annotation.Header;
+import io.micronaut.http.annotation.Patch;
 import io.micronaut.http.annotation.PathVariable;
 import io.micronaut.http.annotation.Post;
+import io.micronaut.http.annotation.QueryValue;
 import io.micronaut.http.annotation.Status;
+import io.micronaut.json.JsonMapper;
 import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.security.annotation.Secured;
+import io.micronaut.security.authentication.Authentication;
 import io.micronaut.serde.annotation.Serdeable;
 import io.swagger.v3.oas.annotations.media.Schema;
+import java.io.IOException;
 import java.net.URI;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
-/** Admin routes: campaigns, seeding, stock and audit. They need the {@code admin} role. */
+/**
+ * Admin routes: campaigns (create, list, read, change, their change records), seeding, stock and
+ * audit. They need the {@code admin} role.
+ */
 @Controller("/v1/admin/campaigns")
 @Secured("admin")
 @TakesBody(TakesBody.Limit.ADMIN)
 @ExecuteOn(HttpExecutors.STORE)
 final class AdminController {
+  /** The media type of a JSON merge patch (RFC 7396); plain JSON is taken too. */
+  static final String MERGE_PATCH = "application/merge-patch+json";
+
+  private static final Pattern ENTITY_TAG = Pattern.compile("\"(\\d{1,18})\"");
+
   private final CampaignService campaigns;
   private final AuditService audits;
+  private final JsonMapper json;
+  private final Clock clock;
 
-  AdminController(CampaignService campaigns, AuditService audits) {
+  AdminController(CampaignService campaigns, AuditService audits, JsonMapper json, Clock clock) {
     this.campaigns = campaigns;
     this.audits = audits;
+    this.json = json;
+    this.clock = clock;
+  }
+
+  @AdminApiDocs.ListCampaigns
+  @Get
+  HttpResponse<?> list(@Nullable @QueryValue String limit, @Nullable @QueryValue String cursor) {
+    CampaignService.StockPage page =
+        campaigns.list(Pages.limit(limit), Pages.campaignsAfter(cursor));
+    Instant now = clock.instant();
+    List<CampaignView> views =
+        page.campaigns().stream().map(s -> CampaignView.of(s.campaign(), s.stock(), now)).toList();
+    return HttpResponse.ok(
+        new CampaignList(views, page.next().map(Pages::campaignsCursor).orElse(null)));
+  }
+
+  @AdminApiDocs.PatchCampaign
+  @Patch("/{id}")
+  @Consumes({MERGE_PATCH, MediaType.APPLICATION_JSON})
+  HttpResponse<?> patch(
+      @PathVariable String id,
+      @Nullable @Header(HttpHeaders.IF_MATCH) String ifMatch,
+      @Body @Nullable byte[] body,
+      Authentication admin,
+      HttpRequest<?> request) {
+    CampaignId campaign = new CampaignId(id);
+    CampaignPatch patch = CampaignPatch.of(campaign, object(body), expectedVersion(ifMatch));
+    Optional<Campaign> changed;
+    try {
+      changed = campaigns.patch(campaign, patch, admin.getName());
+    } catch (CampaignChangeRefused refused) {
+      ProblemType type =
+          switch (refused.reason()) {
+            case VERSION_MISMATCH -> ProblemType.VERSION_MISMATCH;
+            case LIMIT_LOCKED -> ProblemType.PER_USER_LIMIT_LOCKED;
+            case ENDED -> ProblemType.CAMPAIGN_ENDED;
+          };
+      return type.response(refused.getMessage(), request.getPath());
+    }
+    if (changed.isEmpty()) {
+      return CampaignNotFound.response(id, request.getPath());
+    }
+    return campaigns
+        .stock(campaign)
+        .<HttpResponse<?>>map(
+            s ->
+                HttpResponse.ok(CampaignView.of(changed.get(), s.stock(), clock.instant()))
+                    .header(HttpHeaders.ETAG, entityTag(changed.get())))
+        .orElseGet(() -> CampaignNotFound.response(id, request.getPath()));
+  }
+
+  @AdminApiDocs.CampaignChanges
+  @Get("/{id}/changes")
+  HttpResponse<?> changes(
+      @PathVariable String id,
+      @Nullable @QueryValue String limit,
+      @Nullable @QueryValue String cursor,
+      HttpRequest<?> request) {
+    CampaignId campaign = new CampaignId(id);
+    Optional<ChangePage> page =
+        campaigns.changes(campaign, Pages.limit(limit), Pages.changesBelow(cursor));
+    return page.<HttpResponse<?>>map(
+            p ->
+                HttpResponse.ok(
+                    new ChangeList(
+                        p.changes().stream().map(ChangeView::of).toList(),
+                        p.nextBelow().isPresent()
+                            ? Pages.changesCursor(p.nextBelow().getAsLong())
+                            : null)))
+        .orElseGet(() -> CampaignNotFound.response(id, request.getPath()));
+  }
+
+  /** The body as a JSON object, its members as decoded (null kept). */
+  private Map<String, Object> object(byte[] body) {
+    if (body == null || body.length == 0) {
+      throw new InvalidInputException(null, "the body must be a JSON object");
+    }
+    Object value;
+    try {
+      value = json.readValue(body, Argument.OBJECT_ARGUMENT);
+    } catch (IOException e) {
+      String message = InvalidInput.readable(e.getMessage());
+      throw new InvalidInputException(
+          null, message == null ? "the body is not valid JSON" : message);
+    }
+    if (!(value instanceof Map<?, ?> members)) {
+      throw new InvalidInputException(null, "the body must be a JSON object");
+    }
+    @SuppressWarnings("unchecked")
+    Map<String, Object> object = (Map<String, Object>) members;
+    return object;
+  }
+
+  /** The version an {@code If-Match} names ({@code "<version>"}, as the ETag gives it). */
+  private static OptionalLong expectedVersion(String ifMatch) {
+    if (ifMatch == null) {
+      return OptionalLong.empty();
+    }
+    Matcher tag = ENTITY_TAG.matcher(ifMatch.strip());
+    if (!tag.matches()) {
+      throw new InvalidInputException(
+          HttpHeaders.IF_MATCH,
+          "If-Match must be the ETag of the campaign, a version in double quotes such as \"3\"");
+    }
+    return OptionalLong.of(Long.parseLong(tag.group(1)));
+  }
+
+  /** The campaign's ETag: its version, in double quotes. */
+  static String entityTag(Campaign campaign) {
+    return "\"" + campaign.version() + "\"";
   }
 
   @AdminApiDocs.CreateCampaign
@@ -61,8 +202,9 @@ final class AdminController {
           "a campaign with the id '" + id + "' exists already", request.getPath());
     }
     return HttpResponse.created(
-        CampaignView.of(created.get(), new Stock(0, 0)),
-        URI.create("/v1/admin/campaigns/" + id.value()));
+            CampaignView.of(created.get(), new Stock(0, 0), clock.instant()),
+            URI.create("/v1/admin/campaigns/" + id.value()))
+        .header(HttpHeaders.ETAG, entityTag(created.get()));
   }
 
   @AdminApiDocs.GetCampaign
@@ -70,7 +212,10 @@ final class AdminController {
   HttpResponse<?> get(@PathVariable String id, HttpRequest<?> request) {
     return campaigns
         .stock(new CampaignId(id))
-        .<HttpResponse<?>>map(s -> HttpResponse.ok(CampaignView.of(s.campaign(), s.stock())))
+        .<HttpResponse<?>>map(
+            s ->
+                HttpResponse.ok(CampaignView.of(s.campaign(), s.stock(), clock.instant()))
+                    .header(HttpHeaders.ETAG, entityTag(s.campaign())))
         .orElseGet(() -> CampaignNotFound.response(id, request.getPath()));
   }
 
@@ -137,7 +282,11 @@ final class AdminController {
   @Serdeable
   record Added(long added, long skipped) {}
 
-  /** A campaign with its stock. */
+  /**
+   * A campaign with its stock and status: {@code ended} after its window, else {@code paused} while
+   * paused, {@code scheduled} before its window, {@code sold-out} within it with no coupon left,
+   * else {@code open}. {@code version} is also the ETag of the campaign.
+   */
   @Serdeable
   record CampaignView(
       String id,
@@ -146,8 +295,11 @@ final class AdminController {
       @Nullable Instant startsAt,
       @Nullable Instant endsAt,
       Instant createdAt,
+      @Schema(allowableValues = {"scheduled", "open", "sold-out", "paused", "ended"}) String status,
+      boolean paused,
+      long version,
       StockView stock) {
-    static CampaignView of(Campaign c, Stock s) {
+    static CampaignView of(Campaign c, Stock s, Instant now) {
       return new CampaignView(
           c.id().value(),
           c.name(),
@@ -155,9 +307,81 @@ final class AdminController {
           c.startsAt(),
           c.endsAt(),
           c.createdAt(),
+          status(c, s, now),
+          c.paused(),
+          c.version(),
           new StockView(s.total(), s.assigned(), s.remaining()));
     }
+
+    private static String status(Campaign c, Stock s, Instant now) {
+      Campaign.Window window = c.windowAt(now);
+      if (window == Campaign.Window.ENDED) {
+        return "ended";
+      } else if (c.paused()) {
+        return "paused";
+      } else if (window == Campaign.Window.NOT_STARTED) {
+        return "scheduled";
+      }
+      return s.remaining() <= 0 ? "sold-out" : "open";
+    }
   }
+
+  /**
+   * The members a patch takes (the OpenAPI description of the body; the route reads the body as a
+   * JSON object itself, to tell a member given as null from one not given).
+   */
+  @Serdeable
+  @Schema(additionalProperties = Schema.AdditionalPropertiesValue.FALSE)
+  record PatchBody(
+      @Nullable @Schema(description = "the campaign's own id only: it never changes") String id,
+      @Nullable String name,
+      @Nullable @Schema(nullable = true, description = "null: open from the start") Instant startsAt,
+      @Nullable @Schema(nullable = true, description = "null: never ends") Instant endsAt,
+      @Nullable @Schema(minimum = "1", maximum = "100") Integer perUserLimit,
+      @Nullable Boolean paused,
+      @Nullable @Schema(description = "true to let the patch open an ended campaign again") Boolean reopen) {}
+
+  /** A page of campaigns, newest first; {@code next} is the cursor of the next page, if any. */
+  @Serdeable
+  record CampaignList(
+      @JsonInclude(JsonInclude.Include.ALWAYS) List<CampaignView> campaigns,
+      @Nullable String next) {}
+
+  /**
+   * A recorded change: who ({@code by}, the admin token's subject), when, the version it made, and
+   * the changed fields' values before and after ({@code startsAt}/{@code endsAt} null when
+   * open-ended).
+   */
+  @Serdeable
+  record ChangeView(
+      long version,
+      String by,
+      Instant at,
+      @Schema(type = "object", additionalProperties = Schema.AdditionalPropertiesValue.TRUE)
+          Map<String, Object> before,
+      @Schema(type = "object", additionalProperties = Schema.AdditionalPropertiesValue.TRUE)
+          Map<String, Object> after) {
+    static ChangeView of(CampaignChange change) {
+      return new ChangeView(
+          change.version(),
+          change.by(),
+          change.at(),
+          json(change.before()),
+          json(change.after()));
+    }
+
+    /** Instants as ISO-8601 strings, as everywhere in the API. */
+    private static Map<String, Object> json(Map<String, Object> values) {
+      Map<String, Object> json = new java.util.LinkedHashMap<>();
+      values.forEach((k, v) -> json.put(k, v instanceof Instant instant ? instant.toString() : v));
+      return json;
+    }
+  }
+
+  /** A page of changes, newest first; {@code next} is the cursor of the next page, if any. */
+  @Serdeable
+  record ChangeList(
+      @JsonInclude(JsonInclude.Include.ALWAYS) List<ChangeView> changes, @Nullable String next) {}
 
   /** Counts of the pool. */
   @Serdeable

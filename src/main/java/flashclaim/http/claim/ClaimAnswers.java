@@ -26,6 +26,9 @@ final class ClaimAnswers {
       return ProblemType.SOLD_OUT.response("no coupon of this campaign is left", path);
     } else if (outcome instanceof ClaimOutcome.NotOpen notOpen) {
       return CampaignNotOpen.response(notOpen, path);
+    } else if (outcome instanceof ClaimOutcome.Paused) {
+      return ProblemType.CAMPAIGN_PAUSED.response(
+          "the campaign is paused; no coupon is handed out until it is resumed", path);
     } else if (outcome instanceof ClaimOutcome.UnknownCampaign) {
       return CampaignNotFound.response(id, path);
     } else if (outcome instanceof ClaimOutcome.Busy busy) {

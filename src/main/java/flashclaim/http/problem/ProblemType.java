@@ -27,6 +27,7 @@ public enum ProblemType {
   INVALID_SIGNATURE("invalid-signature", HttpStatus.UNAUTHORIZED, "Invalid signature"),
   FORBIDDEN("forbidden", HttpStatus.FORBIDDEN, "Forbidden", true),
   CAMPAIGN_NOT_OPEN("campaign-not-open", HttpStatus.FORBIDDEN, "Campaign not open"),
+  CAMPAIGN_PAUSED("campaign-paused", HttpStatus.FORBIDDEN, "Campaign paused"),
   NOT_FOUND("not-found", HttpStatus.NOT_FOUND, "Not Found", true),
   CAMPAIGN_NOT_FOUND("campaign-not-found", HttpStatus.NOT_FOUND, "Campaign not found"),
   COUPON_NOT_FOUND("coupon-not-found", HttpStatus.NOT_FOUND, "Coupon not found"),
@@ -41,7 +42,11 @@ public enum ProblemType {
   AMBIGUOUS_CODE("ambiguous-code", HttpStatus.CONFLICT, "Ambiguous code"),
   COUPON_NOT_ASSIGNED("coupon-not-assigned", HttpStatus.CONFLICT, "Coupon not assigned"),
   INVALID_TRANSITION("invalid-transition", HttpStatus.CONFLICT, "Invalid transition"),
+  PER_USER_LIMIT_LOCKED(
+      "per-user-limit-locked", HttpStatus.CONFLICT, "Per-user limit cannot drop"),
+  CAMPAIGN_ENDED("campaign-ended", HttpStatus.CONFLICT, "Campaign ended"),
   SOLD_OUT("sold-out", HttpStatus.GONE, "Sold out"),
+  VERSION_MISMATCH("version-mismatch", HttpStatus.PRECONDITION_FAILED, "Version mismatch"),
   PAYLOAD_TOO_LARGE(
       "payload-too-large", HttpStatus.REQUEST_ENTITY_TOO_LARGE, "Payload Too Large", true),
   TOO_MANY_CODES(

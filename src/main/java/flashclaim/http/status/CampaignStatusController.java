@@ -86,7 +86,7 @@ final class CampaignStatusController {
 
   /**
    * A campaign's status as the API shows it; {@code status} is {@code upcoming}, {@code open},
-   * {@code sold-out} or {@code ended}; {@code startsAt}/{@code endsAt} are null where the window is
+   * {@code sold-out}, {@code paused} (by an admin) or {@code ended}; {@code startsAt}/{@code endsAt} are null where the window is
    * open-ended; {@code remaining} is the count this instance read at {@code remainingAt}, under
    * steady polling at most {@code flashclaim.status.stock-max-age} (1 s) and one read before {@code
    * serverTime}, the server's clock, against which an app corrects its own for a countdown.

@@ -15,6 +15,8 @@ import flashclaim.campaign.CouponCode;
  * campaigns/{campaignId}/coupons/{couponId}   couponId = first 128 bits of SHA-256(code), hex
  * campaigns/{campaignId}/claims/{claimId}     claimId = userKey for slot 0, userKey-slot after
  * campaigns/{campaignId}/seedings/{autoId}    one per committed seeding batch: {@code added}
+ * campaigns/{campaignId}/changes/{version}    one per change, version as 19 digits: {@code version,
+ *                                             by, at, before, after}
  * locks/{lockId}                              lockId = SHA-256(lock key), hex
  * guards/{lockId}                             lockId = SHA-256 of the guarded resource's key
  * idempotency/{recordId}                      recordId = SHA-256 of caller + "\n" + key
@@ -48,6 +50,7 @@ public final class FirestoreLayout {
   static final String COUPONS = "coupons";
   static final String CLAIMS = "claims";
   static final String SEEDINGS = "seedings";
+  static final String CHANGES = "changes";
   static final String LOCKS = "locks";
 
   // campaign fields
@@ -56,6 +59,8 @@ public final class FirestoreLayout {
   public static final String STARTS_AT = "startsAt";
   static final String ENDS_AT = "endsAt";
   static final String CREATED_AT = "createdAt";
+  static final String PAUSED = "paused";
+  static final String VERSION = "version";
   static final String SEEDINGS_BEGUN = "seedingsBegun";
   static final String SEEDINGS_ENDED = "seedingsEnded";
   static final String SEEDING_UNTIL = "seedingUntil";
@@ -70,6 +75,12 @@ public final class FirestoreLayout {
   static final String ORDER_ID = "orderId";
   static final String REDEEMED_AT = "redeemedAt";
   static final String CANCELLED_AT = "cancelledAt";
+
+  // change record fields: before and after map each changed field to its value as text
+  static final String CHANGED_BY = "by";
+  static final String CHANGED_AT = "at";
+  static final String BEFORE = "before";
+  static final String AFTER = "after";
 
   // seeding record fields
   static final String ADDED = "added";
@@ -112,6 +123,15 @@ public final class FirestoreLayout {
 
   static CollectionReference seedings(Firestore db, CampaignId id) {
     return campaign(db, id).collection(SEEDINGS);
+  }
+
+  static CollectionReference changes(Firestore db, CampaignId id) {
+    return campaign(db, id).collection(CHANGES);
+  }
+
+  /** The id of the change record of {@code version}: 19 digits, so ids sort as versions do. */
+  static String changeId(long version) {
+    return String.format("%019d", version);
   }
 
   static DocumentReference lock(Firestore db, String lockId) {

@@ -39,7 +39,8 @@ import org.junit.jupiter.api.Test;
  * <p>It starts one service instance per claim strategy with a {@link QueryRecorder} on the
  * Firestore client's channel, drives every route that queries (create a campaign, add coupons
  * given and generated, stock, claims until sold out, the caller's claims, the audit over more than
- * one page of each collection, a redemption webhook that names only the code), and then checks each recorded query
+ * one page of each collection, a redemption webhook that names only the code, the list of campaigns
+ * and a campaign's change records, each over two pages), and then checks each recorded query
  * against the file by Firestore's index rules ({@link IndexCoverage}). It also checks that every query shape the code is known to issue was
  * seen, so it cannot pass by recording nothing, and that the rules reject made-up queries whose
  * index is missing.
@@ -59,7 +60,13 @@ class IndexCoverageTest {
           "RunQuery claims ORDER BY couponId ASCENDING, __name__ ASCENDING START_AFTER LIMIT "
               + AUDIT_PAGE,
           // a redemption webhook that names only the code: the lookup over every campaign
-          "RunQuery coupons (group) WHERE code EQUAL LIMIT 2");
+          "RunQuery coupons (group) WHERE code EQUAL LIMIT 2",
+          // the list of campaigns, newest first, and its next page
+          "RunQuery campaigns ORDER BY createdAt DESCENDING, __name__ DESCENDING LIMIT 2",
+          "RunQuery campaigns ORDER BY createdAt DESCENDING, __name__ DESCENDING START_AFTER LIMIT 2",
+          // a campaign's change records, newest first, and their next page
+          "RunQuery changes ORDER BY version DESCENDING LIMIT 2",
+          "RunQuery changes ORDER BY version DESCENDING START_AFTER LIMIT 2");
 
   /** Every query shape each strategy's instance is known to issue on the routes driven here. */
   private static final Map<String, List<String>> EXPECTED_SHAPES =
@@ -333,6 +340,26 @@ class IndexCoverageTest {
     assertThat(expect(byCode, 200).json())
         .containsEntry("result", "applied")
         .containsEntry("campaignId", campaign);
+
+    // The list of campaigns (two of them at least), a page of one and the next page.
+    expect(
+        Api.post(url, "/v1/admin/campaigns", admin,
+            "{\"id\":\"" + campaign + "-b\",\"name\":\"index coverage b\"}"),
+        201);
+    Map<String, Object> first = expect(Api.get(url, "/v1/admin/campaigns?limit=1", admin), 200).json();
+    expect(Api.get(url, "/v1/admin/campaigns?limit=1&cursor=" + first.get("next"), admin), 200);
+    // Two changes, and their records a page of one at a time.
+    for (String paused : new String[] {"true", "false"}) {
+      expect(
+          Api.send(
+              Api.request(url, base, admin)
+                  .method("PATCH", java.net.http.HttpRequest.BodyPublishers.ofString("{\"paused\":" + paused + "}"))
+                  .header("Content-Type", "application/merge-patch+json")
+                  .build()),
+          200);
+    }
+    Map<String, Object> changes = expect(Api.get(url, base + "/changes?limit=1", admin), 200).json();
+    expect(Api.get(url, base + "/changes?limit=1&cursor=" + changes.get("next"), admin), 200);
   }
 
   /** total, assigned, remaining of a campaign view. */

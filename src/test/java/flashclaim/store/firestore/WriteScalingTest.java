@@ -38,7 +38,8 @@ import org.junit.jupiter.api.Test;
  * time or another growing number must be exempt from single-field indexing in {@code
  * firestore.indexes.json}, unless a query needs it, and document ids must stay random.
  *
- * <p>This test writes every kind of document the service writes (a campaign, coupons, claims, a
+ * <p>This test writes every kind of document the service writes (a campaign and a change of it,
+ * coupons, claims, a
  * redemption and its cancellation under a per-coupon lock, an idempotency record, a modification
  * guard), reads every document of the emulator back, and checks each field holding a time stamp or
  * an integer: it must have an override with no indexes, or a reason in {@link #INDEXED_ON_PURPOSE}.
@@ -48,7 +49,12 @@ class WriteScalingTest {
   /** Fields that keep their automatic indexes on purpose, with the reason. */
   private static final Map<String, String> INDEXED_ON_PURPOSE =
       Map.of(
-          "campaigns.perUserLimit", "set once per campaign by an admin, not a growing value",
+          "campaigns.perUserLimit", "set by an admin, not a growing value",
+          "campaigns.createdAt",
+              "the list of campaigns orders by it (its descending index only); written once per"
+                  + " campaign by an admin, far below the rate that strains an index",
+          "changes.version",
+              "a campaign's change records are read newest first by it; one per admin change",
           "seedings.added",
               "the stock's sum() aggregation reads it through its index; one per seeding batch,"
                   + " at most 499, not a growing value");
@@ -90,6 +96,14 @@ class WriteScalingTest {
             Webhooks.deliver(base, Webhooks.body("scaling", code, "order-1", event));
         assertThat(delivered.status()).as(delivered.toString()).isEqualTo(200);
       }
+      // A change of the campaign writes its next version and a change record.
+      Api.Response changed =
+          Api.send(
+              Api.request(base, "/v1/admin/campaigns/scaling", Tokens.admin())
+                  .method("PATCH", HttpRequest.BodyPublishers.ofString("{\"name\":\"scaled\"}"))
+                  .header("Content-Type", "application/merge-patch+json")
+                  .build());
+      assertThat(changed.status()).as(changed.toString()).isEqualTo(200);
       // A guard lives only while its request runs; enter one and keep it to see its fields.
       assertThat(
               instance
