@@ -29,7 +29,8 @@ import sun.misc.Signal;
                     + " not-found (unknown route or a path not in its canonical form), 405"
                     + " method-not-allowed, 406 not-acceptable, 408 body-timeout (a request body"
                     + " slower than the read timeout), 413 payload-too-large, 414 uri-too-long (a"
-                    + " request line over the server's limit), 431 headers-too-large (a header"
+                    + " request line over the server's limit), 415 unsupported-media-type (a"
+                    + " Content-Type the route does not take), 431 headers-too-large (a header"
                     + " section over it), 503 unavailable and 500 internal-error (a bug)."),
     servers = @Server(url = "/", description = "the instance that serves this document"))
 @SecurityScheme(

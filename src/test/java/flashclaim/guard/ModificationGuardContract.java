@@ -53,12 +53,15 @@ public abstract class ModificationGuardContract extends MultiInstanceTest {
     HeldRoutes.reset();
   }
 
-  /** Ten clicks of an admin on "add 5,000 coupons" of one campaign: one runs, nine get 409. */
+  /**
+   * Ten clicks of an admin on "add 20,000 coupons" of one campaign: one runs, nine get 409 (enough
+   * codes that the winner is still writing when the last click arrives on a loaded machine).
+   */
   @Test
   void concurrentModificationsOfOneResourceHaveOneWinner() throws Exception {
     String campaign = newCampaign(1, 0);
     int requests = 10;
-    int count = 5_000;
+    int count = 20_000;
     String path = "/v1/admin/campaigns/" + campaign + "/coupons";
 
     List<Api.Response> answers =

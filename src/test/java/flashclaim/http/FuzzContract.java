@@ -8,7 +8,9 @@ import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.StoreBackend;
 import flashclaim.testing.Tokens;
 import flashclaim.testing.Webhooks;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import net.jqwik.api.Arbitrary;
@@ -139,6 +141,22 @@ abstract class FuzzContract {
           service.url(), request.method(), request.target(), request.headers(), request.body());
     }
 
+    /** The seeded open campaign open again, as a PATCH that the run accepted may have changed it. */
+    void reopen() {
+      Api.Response reopened =
+          RawHttp.send(
+              service.url(),
+              "PATCH",
+              "/v1/admin/campaigns/" + FuzzRequests.OPEN,
+              List.of(
+                  new RawHttp.Header("Authorization", "Bearer " + Tokens.admin()),
+                  new RawHttp.Header("Content-Type", "application/merge-patch+json")),
+              "{\"paused\":false,\"startsAt\":null,\"endsAt\":null,\"reopen\":true}"
+                  .getBytes(StandardCharsets.UTF_8));
+      assertThat(reopened.status()).as("reopen %s", reopened).isEqualTo(200);
+      known = null;
+    }
+
     private void seed() {
       backend.reset();
       Api.createCampaign(service.url(), FuzzRequests.OPEN, 2, FuzzRequests.CODES.size());
@@ -214,6 +232,9 @@ abstract class FuzzContract {
             });
     assertThat(status).as("status of %s\nfor %s", response, request).isBetween(200, 499);
     if (status < 400) {
+      if (request.method().equals("PATCH")) {
+        target.reopen(); // a pause, or a moved window, would refuse every later claim of the run
+      }
       return;
     }
     if (!request.method().equals("HEAD")) { // an answer to HEAD has no body to be a problem

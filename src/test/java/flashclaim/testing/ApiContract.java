@@ -63,6 +63,7 @@ public final class ApiContract {
           408, "body-timeout",
           413, "payload-too-large",
           414, "uri-too-long",
+          415, "unsupported-media-type",
           431, "headers-too-large",
           500, "internal-error");
 
