@@ -370,10 +370,13 @@ public final class FairAdmission {
     }
   }
 
-  /** Counts a refusal for shutdown: no place is kept, the instance goes away. */
+  /**
+   * Counts a refusal for shutdown, told Retry-After as a claim with nobody before it: no place is
+   * kept, the instance goes away. Must hold {@code lock}.
+   */
   private Entry.Refused shutDown() {
     refused.get(Reason.SHUTTING_DOWN).increment();
-    return new Entry.Refused(Reason.SHUTTING_DOWN, Duration.ZERO);
+    return new Entry.Refused(Reason.SHUTTING_DOWN, retryAfter(0));
   }
 
   /**
