@@ -2,6 +2,7 @@ package flashclaim.admission;
 
 import com.netflix.concurrency.limits.Limiter;
 import com.netflix.concurrency.limits.limiter.AbstractLimiter;
+import flashclaim.RetryAfter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -387,13 +388,8 @@ public final class FairAdmission {
   private Entry.Refused refusal(Reason reason, Instant arrival, int ahead, Instant now) {
     refused.get(reason).increment();
     Duration retryAfter = retryAfter(ahead + kept.before(arrival));
-    kept.keep(arrival, now.plus(wholeSeconds(retryAfter)));
+    kept.keep(arrival, now.plusSeconds(RetryAfter.wholeSeconds(retryAfter)));
     return new Entry.Refused(reason, retryAfter);
-  }
-
-  /** The Retry-After header counts whole seconds, at least one: when the client is back. */
-  private static Duration wholeSeconds(Duration retryAfter) {
-    return Duration.ofSeconds(Math.max(1, (retryAfter.toMillis() + 999) / 1000));
   }
 
   /**

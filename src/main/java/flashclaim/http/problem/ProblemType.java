@@ -1,5 +1,6 @@
 package flashclaim.http.problem;
 
+import flashclaim.RetryAfter;
 import io.micronaut.http.HttpStatus;
 import io.micronaut.http.MutableHttpResponse;
 import java.time.Duration;
@@ -134,7 +135,7 @@ public enum ProblemType {
 
   /** The answer that also tells the client when to come back (whole seconds, at least 1). */
   public MutableHttpResponse<Problem> retryLater(String detail, String instance, Duration retryAfter) {
-    long seconds = Math.max(1, (retryAfter.toMillis() + 999) / 1000);
+    long seconds = RetryAfter.wholeSeconds(retryAfter);
     return response(detail, instance).header(Problem.RETRY_AFTER, Long.toString(seconds));
   }
 }

@@ -1,0 +1,13 @@
+package flashclaim;
+
+import java.time.Duration;
+
+/** Retry-After as the header carries it: whole seconds, rounded up, at least 1 (RFC 9110). */
+public final class RetryAfter {
+  private RetryAfter() {}
+
+  /** The seconds the header says for a wait of {@code wait}. */
+  public static long wholeSeconds(Duration wait) {
+    return Math.max(1, (wait.toMillis() + 999) / 1000);
+  }
+}
