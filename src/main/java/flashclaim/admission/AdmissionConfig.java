@@ -34,11 +34,10 @@ import java.util.List;
  * @param ticketSecret the HMAC key of the {@code Flashclaim-Ticket}, at least 32 bytes, the same on
  *     every instance (env {@code FLASHCLAIM_ADMISSION_TICKET_SECRET})
  * @param ticketTtl how long after a user's first arrival their ticket keeps their place
- * @param maxKeptPlaces the most places one instance keeps for refused users until they are back
- *     (0, the default: none): while kept, a place counts before every later arrival in the turn,
- *     and so the Retry-After, that a later refused claim is told; about 100 bytes each
- * @param keepPlaceFor how long after the time a refused user was told to come back their place is
- *     still kept for them, if they have not come back to this instance by then
+ * @param appointments whether a new user (one without a ticket) is given the next turn in the
+ *     instance's appointment book, one drain interval after the previous new user's, and, when that
+ *     turn comes after the end of their wait, refused at once and told it as Retry-After (true,
+ *     the default); false: Retry-After is the expected turn in the line plus jitter
  */
 @ConfigurationProperties("flashclaim.admission")
 public record AdmissionConfig(
@@ -46,15 +45,14 @@ public record AdmissionConfig(
     @Bindable(defaultValue = "32") int initialLimit,
     @Bindable(defaultValue = "32") int minLimit,
     @Bindable(defaultValue = "64") int maxLimit,
-    @Bindable(defaultValue = "512") int maxQueued,
+    @Bindable(defaultValue = "900") int maxQueued,
     @Bindable(defaultValue = "100ms") Duration workReserve,
     @Bindable(defaultValue = "30s") Duration maxRetryAfter,
     @Bindable(defaultValue = "0.5") double retryJitter,
     @Bindable(defaultValue = "0.05") double serviceTimeSmoothing,
     @Bindable(defaultValue = DEVELOPMENT_SECRET) String ticketSecret,
     @Bindable(defaultValue = "10m") Duration ticketTtl,
-    @Bindable(defaultValue = "0") int maxKeptPlaces,
-    @Bindable(defaultValue = "2s") Duration keepPlaceFor) {
+    @Bindable(defaultValue = "true") boolean appointments) {
 
   /** The names of the limit algorithms. */
   public static final List<String> LIMITS = List.of("gradient2", "vegas", "fixed");
@@ -84,9 +82,6 @@ public record AdmissionConfig(
         "flashclaim.admission: work-reserve and max-retry-after must not be negative, ticket-ttl"
             + " must be positive");
     require(retryJitter >= 0, "flashclaim.admission.retry-jitter must not be negative");
-    require(
-        maxKeptPlaces >= 0 && !keepPlaceFor.isNegative(),
-        "flashclaim.admission: max-kept-places and keep-place-for must not be negative");
     require(
         serviceTimeSmoothing > 0 && serviceTimeSmoothing <= 1,
         "flashclaim.admission.service-time-smoothing must be above 0 and at most 1");

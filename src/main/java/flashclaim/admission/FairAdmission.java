@@ -2,7 +2,6 @@ package flashclaim.admission;
 
 import com.netflix.concurrency.limits.Limiter;
 import com.netflix.concurrency.limits.limiter.AbstractLimiter;
-import flashclaim.RetryAfter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -40,7 +39,16 @@ import org.slf4j.LoggerFactory;
  * </ul>
  *
  * A claim still waiting at the end of its wait is refused then ({@link Reason#DEADLINE}).
- * Retry-After carries jitter, so that refused clients do not come back in lockstep.
+ *
+ * <p>With appointments (the default), a new user, one who comes without a ticket, is also given
+ * the next turn in the instance's appointment book: one drain interval (the mean hold over the
+ * limit) after the turn of the new user before it, or after now if the book has run out. A user
+ * whose turn comes after the end of their wait is refused at once and told that turn as
+ * Retry-After, so that users come back in the order they first came, each at about the time the
+ * instance will have served everyone before them, and a later user is never told an earlier turn.
+ * A returning user (with a ticket) is not booked again: they wait by their first arrival, ahead of
+ * every later one. Without appointments, Retry-After is the expected turn in the line plus jitter,
+ * so that refused clients do not come back in lockstep.
  *
  * <p>The limit is a Netflix concurrency-limits {@link AbstractLimiter} (fixed, or adapting to the
  * latency the claims meet); this class adds the fair wait in front of it. Threads: none wait here;
@@ -104,7 +112,7 @@ public final class FairAdmission {
 
   private final AbstractLimiter<Void> limiter;
   private final int maxQueued;
-  private final double maxRetryAfterSeconds;
+  private final Duration maxRetryAfter;
   private final double retryJitter;
   private final double smoothing;
   private final Clock clock;
@@ -123,8 +131,10 @@ public final class FairAdmission {
   private boolean draining;
   /** Mean seconds a claim holds its slot; NaN until one has; guarded by {@code lock}. */
   private double meanHoldSeconds = Double.NaN;
-  /** The places of refused users who are expected back; guarded by {@code lock}. */
-  private final KeptPlaces kept;
+  /** Whether new users are given appointments (see the class comment). */
+  private final boolean appointments;
+  /** The turn of the last new user given an appointment; guarded by {@code lock}. */
+  private Instant bookedUntil = Instant.EPOCH;
 
   /**
    * @param limiter the concurrency limit; it is acquired with a null context
@@ -138,24 +148,38 @@ public final class FairAdmission {
       DoubleSupplier random) {
     this.limiter = limiter;
     this.maxQueued = config.maxQueued();
-    this.maxRetryAfterSeconds = config.maxRetryAfter().toNanos() / 1e9;
+    this.maxRetryAfter = config.maxRetryAfter();
     this.retryJitter = config.retryJitter();
     this.smoothing = config.serviceTimeSmoothing();
     this.clock = clock;
     this.timer = timer;
     this.random = random;
-    this.kept = new KeptPlaces(config.maxKeptPlaces(), config.keepPlaceFor());
+    this.appointments = config.appointments();
     for (Reason reason : Reason.values()) {
       refused.put(reason, new LongAdder());
     }
   }
 
   /**
-   * Admits a claim whose user first arrived at {@code arrival}, now or once a slot is free for it,
-   * or refuses it; it waits for a slot at most until {@code waitUntil}. The stage completes on the
-   * thread that frees the slot or ends the wait; cancelling it withdraws the claim.
+   * Admits the claim of a new user, who arrived at {@code arrival}, now or once a slot is free for
+   * it, or refuses it; it waits for a slot at most until {@code waitUntil}. With appointments, the
+   * user is given the next turn in the book first, and refused at once if it comes too late. The
+   * stage completes on the thread that frees the slot or ends the wait; cancelling it withdraws the
+   * claim.
    */
   public CompletionStage<Entry> enter(Instant arrival, Instant waitUntil) {
+    return enter(arrival, waitUntil, false);
+  }
+
+  /**
+   * Admits, as {@link #enter}, the claim of a user who comes back with a ticket that says they
+   * first arrived at {@code arrival}: they wait by that arrival and are not given a new turn.
+   */
+  public CompletionStage<Entry> enterAgain(Instant arrival, Instant waitUntil) {
+    return enter(arrival, waitUntil, true);
+  }
+
+  private CompletionStage<Entry> enter(Instant arrival, Instant waitUntil, boolean returning) {
     Waiter waiter;
     List<Runnable> effects = new ArrayList<>();
     synchronized (lock) {
@@ -163,15 +187,21 @@ public final class FairAdmission {
         return CompletableFuture.completedFuture(shutDown());
       }
       Instant now = clock.instant();
-      kept.expire(now);
-      kept.returned(arrival);
+      if (appointments && !returning && !Double.isNaN(meanHoldSeconds)) {
+        Instant turn = book(now);
+        if (turn.isAfter(waitUntil)) {
+          refused.get(Reason.DEADLINE).increment();
+          return CompletableFuture.completedFuture(
+              new Entry.Refused(Reason.DEADLINE, capped(Duration.between(now, turn))));
+        }
+      }
       waiter = new Waiter(arrival, sequence++, now);
       queue.add(waiter);
       admitWhileFree(effects);
       while (queue.size() > maxQueued) {
         Waiter latest = queue.pollLast();
         effects.add(
-            latest.refuse(refusal(Reason.QUEUE_FULL, latest.arrival, queue.size(), now)));
+            latest.refuse(refusal(Reason.QUEUE_FULL, queue.size())));
       }
       if (queue.contains(waiter)) {
         int ahead = ahead(waiter);
@@ -180,7 +210,7 @@ public final class FairAdmission {
             || wait.isZero()
             || expectedWaitSeconds(ahead) > wait.toNanos() / 1e9) {
           queue.remove(waiter);
-          effects.add(waiter.refuse(refusal(Reason.DEADLINE, arrival, ahead, now)));
+          effects.add(waiter.refuse(refusal(Reason.DEADLINE, ahead)));
         } else {
           waiter.waited = true;
           waiter.cancelTimer = timer.schedule(wait, () -> expire(waiter));
@@ -227,10 +257,11 @@ public final class FairAdmission {
     }
   }
 
-  /** Places kept now for refused users who are expected back. */
-  public int keptPlaces() {
+  /** How far beyond now the appointment book reaches: zero when no new user's turn is ahead. */
+  public Duration booked() {
     synchronized (lock) {
-      return kept.size();
+      Instant now = clock.instant();
+      return bookedUntil.isAfter(now) ? Duration.between(now, bookedUntil) : Duration.ZERO;
     }
   }
 
@@ -325,7 +356,7 @@ public final class FairAdmission {
       }
       int ahead = ahead(waiter);
       queue.remove(waiter);
-      refuse = waiter.refuse(refusal(Reason.DEADLINE, waiter.arrival, ahead, clock.instant()));
+      refuse = waiter.refuse(refusal(Reason.DEADLINE, ahead));
     }
     run(List.of(refuse));
   }
@@ -372,23 +403,36 @@ public final class FairAdmission {
   }
 
   /**
-   * Counts a refusal for shutdown, told Retry-After as a claim with nobody before it: no place is
-   * kept, the instance goes away. Must hold {@code lock}.
+   * Gives a new user the next turn in the appointment book, one drain interval after the last
+   * one's or after now, and returns it. Must hold {@code lock}, with the drain rate measured.
    */
-  private Entry.Refused shutDown() {
-    refused.get(Reason.SHUTTING_DOWN).increment();
-    return new Entry.Refused(Reason.SHUTTING_DOWN, retryAfter(0));
+  private Instant book(Instant now) {
+    Instant after = bookedUntil.isAfter(now) ? bookedUntil : now;
+    bookedUntil = after.plusNanos(Math.round(meanHoldSeconds / limit() * 1e9));
+    return bookedUntil;
   }
 
   /**
-   * Counts a refusal of a claim that first arrived at {@code arrival} with {@code ahead} claims
-   * before it in line, and keeps its user's place until a little after the time it is told to come
-   * back. Must hold {@code lock}.
+   * Counts a refusal for shutdown, told Retry-After as a claim with nobody before it, spread by
+   * jitter: the instance goes away, and its users should not all come back to the others at once.
+   * Must hold {@code lock}.
    */
-  private Entry.Refused refusal(Reason reason, Instant arrival, int ahead, Instant now) {
+  private Entry.Refused shutDown() {
+    refused.get(Reason.SHUTTING_DOWN).increment();
+    return new Entry.Refused(Reason.SHUTTING_DOWN, spread(0));
+  }
+
+  /**
+   * Counts a refusal of a claim with {@code ahead} claims before it in line. With appointments it
+   * is told its expected turn, as its place in line says; without, that turn plus jitter. Must
+   * hold {@code lock}.
+   */
+  private Entry.Refused refusal(Reason reason, int ahead) {
     refused.get(reason).increment();
-    Duration retryAfter = retryAfter(ahead + kept.before(arrival));
-    kept.keep(arrival, now.plusSeconds(RetryAfter.wholeSeconds(retryAfter)));
+    Duration retryAfter =
+        appointments
+            ? capped(Duration.ofNanos(Math.round(expectedWaitSeconds(ahead) * 1e9)))
+            : spread(ahead);
     return new Entry.Refused(reason, retryAfter);
   }
 
@@ -404,11 +448,15 @@ public final class FairAdmission {
    * The expected turn plus jitter: a uniform part of up to {@code retryJitter} of it, and of at
    * least a second (Retry-After counts whole seconds), capped at {@code maxRetryAfter}.
    */
-  private Duration retryAfter(int ahead) {
+  private Duration spread(int ahead) {
     double expected = expectedWaitSeconds(ahead);
     double spread = retryJitter == 0 ? 0 : Math.max(1, retryJitter * expected);
-    double seconds = Math.min(expected + random.getAsDouble() * spread, maxRetryAfterSeconds);
-    return Duration.ofNanos(Math.round(seconds * 1e9));
+    return capped(Duration.ofNanos(Math.round((expected + random.getAsDouble() * spread) * 1e9)));
+  }
+
+  /** {@code retryAfter}, or {@code maxRetryAfter} if that is sooner. */
+  private Duration capped(Duration retryAfter) {
+    return retryAfter.compareTo(maxRetryAfter) > 0 ? maxRetryAfter : retryAfter;
   }
 
   /** A claim in line. */

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * The fair wait in front of the concurrency limit, deterministic: a movable clock, a timer that
  * fires when told, and a fixed limit. Waiting claims are served by first arrival (G7), the queue
  * never holds more than its bound, no wait outlasts its deadline (G6), and Retry-After follows the
- * place in line and the drain rate, spread by jitter.
+ * place in line and the drain rate, spread by jitter, or, with appointments, the turn in the book.
  */
 class FairAdmissionTest {
   private static final Instant T0 = Instant.parse("2026-11-22T10:00:00Z");
@@ -201,30 +201,55 @@ class FairAdmissionTest {
   }
 
   /**
-   * A refused user's place is kept until they are back: a later arrival counts it in its turn, and
-   * is told to come back after it; once the user is back (a claim with their first arrival
-   * enters), the place is theirs and no longer counted.
+   * With appointments, each new user is given the next turn, one drain interval (50 ms here) after
+   * the previous new user's: those whose turn comes after their wait are refused at once and told
+   * it, in the order they came, whatever the jitter. A returning user is not booked again: they
+   * wait by their first arrival and the next new user's turn is unchanged. Once the book has run
+   * out, turns count from now again.
    */
   @Test
-  void aRefusedUsersPlaceCountsBeforeEveryLaterArrivalUntilTheyAreBack() {
-    FairAdmission admission = admission(1, 0, () -> 0.0, 100);
-    measureHoldTime(admission, Duration.ofMillis(500)); // 2 claims a second
-    FairAdmission.Permit holder = admitted(admission.enter(T0, LATER));
-    Instant early = T0.plusMillis(1);
-    for (int i = 0; i < 6; i++) {
-      refused(admission.enter(early.plusMillis(i), LATER)); // six places kept
+  void newUsersAreToldSuccessiveTurnsAndReturningUsersAreNotBookedAgain() {
+    FairAdmission admission = withAppointments(2, 10, () -> 0.999);
+    measureHoldTime(admission, Duration.ofMillis(100));
+    Instant waitUntil = clock.instant().plusMillis(120);
+    admitted(admission.enter(T0.plusSeconds(1), waitUntil)); // turn after 50 ms
+    admitted(admission.enter(T0.plusSeconds(2), waitUntil)); // 100 ms
+    List<Duration> told = new ArrayList<>();
+    for (int i = 3; i <= 5; i++) {
+      Entry.Refused refused = refused(admission.enter(T0.plusSeconds(i), waitUntil));
+      assertThat(refused.reason()).isEqualTo(Reason.DEADLINE);
+      told.add(refused.retryAfter());
     }
-    assertThat(admission.keptPlaces()).isEqualTo(6);
+    assertThat(told)
+        .containsExactly(Duration.ofMillis(150), Duration.ofMillis(200), Duration.ofMillis(250));
+    assertThat(admission.booked()).isEqualTo(Duration.ofMillis(250));
 
-    // A later arrival has the six kept places before it: its turn after 7 holds, 3.5 s.
-    assertThat(refused(admission.enter(T0.plusSeconds(1), LATER)).retryAfter())
-        .isEqualTo(Duration.ofMillis(3_500));
-    assertThat(admission.keptPlaces()).isEqualTo(7);
-    // The earliest refused user, back, has nobody kept before it.
-    holder.release(Result.SUCCESS);
-    assertThat(admission.enter(early, LATER).toCompletableFuture().join())
-        .isInstanceOf(Entry.Admitted.class);
-    assertThat(admission.keptPlaces()).isEqualTo(6);
+    CompletionStage<Entry> back = admission.enterAgain(T0, LATER);
+    assertThat(back.toCompletableFuture()).as("waits in line, first").isNotDone();
+    assertThat(admission.booked()).isEqualTo(Duration.ofMillis(250));
+    assertThat(refused(admission.enter(T0.plusSeconds(6), waitUntil)).retryAfter())
+        .isEqualTo(Duration.ofMillis(300));
+
+    clock.move(Duration.ofSeconds(1));
+    assertThat(admission.booked()).isZero();
+    assertThat(admission.refused(Reason.DEADLINE)).isEqualTo(4);
+  }
+
+  /**
+   * With appointments, a claim refused from the line (its wait ended, or the line was full) is
+   * told its expected turn by its place, without jitter: those before it over the drain rate.
+   */
+  @Test
+  void withAppointmentsARefusalFromTheLineIsToldItsTurnWithoutJitter() {
+    FairAdmission admission = withAppointments(1, 1, () -> 0.999);
+    measureHoldTime(admission, Duration.ofMillis(100));
+    admitted(admission.enterAgain(T0, LATER));
+    CompletionStage<Entry> waiting = admission.enterAgain(T0.plusSeconds(1), LATER);
+    Entry.Refused bumped = refused(admission.enterAgain(T0.plusSeconds(2), LATER));
+    assertThat(bumped.reason()).isEqualTo(Reason.QUEUE_FULL);
+    assertThat(bumped.retryAfter()).as("one waits before it: its turn after two holds")
+        .isEqualTo(Duration.ofMillis(200));
+    assertThat(waiting.toCompletableFuture()).isNotDone();
   }
 
   /**
@@ -241,27 +266,6 @@ class FairAdmissionTest {
     clock.move(Duration.ofSeconds(2));
     failed.release(Result.DROPPED);
     assertThat(admission.drainRate()).isEqualTo(20.0);
-  }
-
-  /** A place is kept only until a while after the time its user was told; at most so many. */
-  @Test
-  void keptPlacesExpireAndAreBounded() {
-    FairAdmission admission = admission(1, 0, () -> 0.0, 3);
-    measureHoldTime(admission, Duration.ofMillis(500));
-    admitted(admission.enter(T0, LATER));
-    for (int i = 4; i >= 1; i--) {
-      refused(admission.enter(T0.plusMillis(i), LATER));
-    }
-    assertThat(admission.keptPlaces()).as("the latest arrival gave up its place").isEqualTo(3);
-    // Each was told 1 s (its turn within the second), so its place is kept until 3 s from now.
-    clock.move(Duration.ofMillis(2_500));
-    assertThat(refused(admission.enter(T0.plusSeconds(10), LATER)).retryAfter())
-        .as("three kept places before it: its turn after 2 s")
-        .isEqualTo(Duration.ofSeconds(2));
-    assertThat(admission.keptPlaces()).as("full, and every kept place is earlier").isEqualTo(3);
-    clock.move(Duration.ofMillis(500));
-    refused(admission.enter(T0.plusSeconds(20), LATER));
-    assertThat(admission.keptPlaces()).as("all expired but the newest").isEqualTo(1);
   }
 
   @Test
@@ -388,7 +392,7 @@ class FairAdmissionTest {
       AdmissionConfig config =
           new AdmissionConfig(
               limit, 20, 8, 64, 16, Duration.ZERO, Duration.ofSeconds(30), 0.5, 0.05,
-              AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), 0, Duration.ZERO);
+              AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), true);
       assertThat(AdmissionFactory.limiter(config).getLimit()).as(limit).isEqualTo(20);
     }
   }
@@ -400,17 +404,21 @@ class FairAdmissionTest {
     permit.release(Result.SUCCESS);
   }
 
+  /** Admission without appointments: Retry-After is the expected turn in line plus jitter. */
   private FairAdmission admission(int limit, int maxQueued, DoubleSupplier random) {
-    return admission(limit, maxQueued, random, 0);
+    return admission(limit, maxQueued, random, false);
+  }
+
+  private FairAdmission withAppointments(int limit, int maxQueued, DoubleSupplier random) {
+    return admission(limit, maxQueued, random, true);
   }
 
   private FairAdmission admission(
-      int limit, int maxQueued, DoubleSupplier random, int keptPlaces) {
+      int limit, int maxQueued, DoubleSupplier random, boolean appointments) {
     AdmissionConfig config =
         new AdmissionConfig(
             "fixed", limit, 1, limit, maxQueued, Duration.ZERO, Duration.ofSeconds(30), 0.5, 1,
-            AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), keptPlaces,
-            Duration.ofSeconds(2));
+            AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), appointments);
     return new FairAdmission(config, AdmissionFactory.limiter(config), clock, timer, random);
   }
 

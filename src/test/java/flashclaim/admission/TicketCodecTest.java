@@ -115,6 +115,6 @@ class TicketCodecTest {
   static AdmissionConfig config(String secret) {
     return new AdmissionConfig(
         "fixed", 1, 1, 1, 0, Duration.ZERO, Duration.ofSeconds(30), 0.5, 1, secret,
-        Duration.ofMinutes(10), 0, Duration.ZERO);
+        Duration.ofMinutes(10), true);
   }
 }

@@ -26,13 +26,12 @@ import java.util.Random;
  *
  * Arguments ({@code name=value}): users (30000), coupons (5000), rate (users/s, 1000), limit (32),
  * serviceMs (80: the limit over it is the capacity), waitMs (1900: a claim's wait for a slot),
- * maxQueued (512), seed (1), maxRetries (1000), exponential (true: service times drawn from an
+ * maxQueued (900), seed (1), maxRetries (1000), exponential (true: service times drawn from an
  * exponential distribution of that mean; false: all equal), delayMs (0: the mean of an
  * exponentially distributed wait of every attempt before the service sees it, as on cores that
  * the client, the store and the service share; a user's first arrival is stamped when its first
- * attempt is seen), keptPlaces (0: {@code flashclaim.admission.max-kept-places}), keepMs
- * (2000: {@code flashclaim.admission.keep-place-for}), instances (1: each with the limit; a
- * user's attempts go round-robin over them, as behind a load balancer).
+ * attempt is seen), appointments (true: {@code flashclaim.admission.appointments}), instances (1:
+ * each with the limit; a user's attempts go round-robin over them, as behind a load balancer).
  */
 public final class AdmissionModel {
   private static final Instant T0 = Instant.parse("2026-11-25T00:00:00Z");
@@ -71,8 +70,7 @@ public final class AdmissionModel {
       int maxRetries,
       boolean exponential,
       long delayMs,
-      int keptPlaces,
-      long keepMs,
+      boolean appointments,
       int instances) {
     this.exponential = exponential;
     this.delayNanos = delayMs * 1_000_000;
@@ -99,8 +97,7 @@ public final class AdmissionModel {
             0.05,
             AdmissionConfig.DEVELOPMENT_SECRET,
             Duration.ofMinutes(10),
-            keptPlaces,
-            Duration.ofMillis(keepMs));
+            appointments);
     WaitTimer timer =
         (delay, action) -> {
           Event event = at(clock.instant().plus(delay), action);
@@ -128,13 +125,12 @@ public final class AdmissionModel {
             Integer.parseInt(given.getOrDefault("limit", "32")),
             Long.parseLong(given.getOrDefault("serviceMs", "80")),
             Long.parseLong(given.getOrDefault("waitMs", "1900")),
-            Integer.parseInt(given.getOrDefault("maxQueued", "512")),
+            Integer.parseInt(given.getOrDefault("maxQueued", "900")),
             Long.parseLong(given.getOrDefault("seed", "1")),
             Integer.parseInt(given.getOrDefault("maxRetries", "1000")),
             Boolean.parseBoolean(given.getOrDefault("exponential", "true")),
             Long.parseLong(given.getOrDefault("delayMs", "0")),
-            Integer.parseInt(given.getOrDefault("keptPlaces", "0")),
-            Long.parseLong(given.getOrDefault("keepMs", "2000")),
+            Boolean.parseBoolean(given.getOrDefault("appointments", "true")),
             Integer.parseInt(given.getOrDefault("instances", "1")));
     System.out.println(model.run());
   }
@@ -193,8 +189,9 @@ public final class AdmissionModel {
       answered(user); // proven sold out: answered without admission
       return;
     }
-    admissions[(user + retries) % admissions.length]
-        .enter(firstArrival, clock.instant().plusNanos(waitNanos))
+    FairAdmission admission = admissions[(user + retries) % admissions.length];
+    Instant waitUntil = clock.instant().plusNanos(waitNanos);
+    (retries == 0 ? admission.enter(firstArrival, waitUntil) : admission.enterAgain(firstArrival, waitUntil))
         .thenAccept(
             entry -> {
               if (entry instanceof FairAdmission.Entry.Admitted admitted) {

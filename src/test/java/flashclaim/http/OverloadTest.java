@@ -178,6 +178,8 @@ class OverloadTest {
                 "flashclaim.admission.limit", "fixed",
                 "flashclaim.admission.initial-limit", 1_000,
                 "flashclaim.admission.max-queued", 0,
+                // every claim admitted at once: no new user is refused for a turn in the book
+                "flashclaim.admission.appointments", false,
                 "micronaut.executors.store.number-of-threads", 1,
                 "flashclaim.claim.deadline", deadline.toMillis() + "ms",
                 "flashclaim.firestore.claim.strategy", "seed"))) {

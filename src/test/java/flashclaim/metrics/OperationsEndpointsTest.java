@@ -65,7 +65,7 @@ class OperationsEndpointsTest {
         .contains("flashclaim_admission_limit ")
         .contains("flashclaim_admission_in_flight ")
         .contains("flashclaim_admission_queued ")
-        .contains("flashclaim_admission_kept_places ")
+        .contains("flashclaim_admission_booked_seconds ")
         .contains("flashclaim_admission_drain_rate ")
         .contains("flashclaim_admission_waited_total ")
         .contains("flashclaim_admission_waited_seconds_total ")

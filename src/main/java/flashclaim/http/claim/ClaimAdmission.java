@@ -51,12 +51,16 @@ final class ClaimAdmission {
 
   /** The claim's answer: {@code rest} of the request run in a slot, or a refusal with its ticket. */
   Mono<HttpResponse<?>> admit(ClaimRequest claim, Supplier<Publisher<HttpResponse<?>>> rest) {
-    Ticket ticket = ticketOf(claim);
+    Optional<Ticket> sent = ticketSent(claim);
+    Ticket ticket = sent.orElseGet(() -> tickets.first(claim.seen()));
     Instant waitUntil = claim.arrived().plus(claims.deadline()).minus(config.workReserve());
+    Instant arrival = ticket.arrivalNoLaterThan(claim.seen());
     // Cancelled (the client went away) while it waits, the claim leaves the line; a slot that
     // arrives just as it is cancelled is discarded, and given back.
     return Mono.fromCompletionStage(
-            admission.enter(ticket.arrivalNoLaterThan(claim.seen()), waitUntil))
+            sent.isPresent()
+                ? admission.enterAgain(arrival, waitUntil)
+                : admission.enter(arrival, waitUntil))
         .flatMap(
             entry ->
                 entry instanceof FairAdmission.Entry.Admitted admitted
@@ -107,11 +111,10 @@ final class ClaimAdmission {
         .header(TICKET, tickets.encode(claim.campaign(), claim.user(), ticket));
   }
 
-  /** The ticket the caller sent, if it is valid for them and the campaign, else one from now. */
-  private Ticket ticketOf(ClaimRequest claim) {
-    return (claim.tickets().size() == 1
-            ? tickets.decode(claim.tickets().get(0), claim.campaign(), claim.user())
-            : Optional.<Ticket>empty())
-        .orElseGet(() -> tickets.first(claim.seen()));
+  /** The ticket the caller sent, if it is valid for them and the campaign. */
+  private Optional<Ticket> ticketSent(ClaimRequest claim) {
+    return claim.tickets().size() == 1
+        ? tickets.decode(claim.tickets().get(0), claim.campaign(), claim.user())
+        : Optional.empty();
   }
 }

@@ -39,7 +39,7 @@ final class HttpMeters implements MeterBinder {
   static final String LIMIT = "flashclaim.admission.limit";
   static final String CLAIMS_IN_FLIGHT = "flashclaim.admission.in.flight";
   static final String QUEUED = "flashclaim.admission.queued";
-  static final String KEPT_PLACES = "flashclaim.admission.kept.places";
+  static final String BOOKED = "flashclaim.admission.booked";
   static final String WAITED = "flashclaim.admission.waited";
   static final String WAITED_SECONDS = "flashclaim.admission.waited.seconds";
   static final String DRAIN_RATE = "flashclaim.admission.drain.rate";
@@ -80,8 +80,9 @@ final class HttpMeters implements MeterBinder {
     Gauge.builder(QUEUED, claims, FairAdmission::queued)
         .description("claims that wait for a slot, in order of first arrival")
         .register(registry);
-    Gauge.builder(KEPT_PLACES, claims, FairAdmission::keptPlaces)
-        .description("places kept for refused users until they are back")
+    Gauge.builder(BOOKED, claims, a -> a.booked().toNanos() / 1e9)
+        .description("how far beyond now the turns given to new users reach")
+        .baseUnit("seconds")
         .register(registry);
     FunctionCounter.builder(WAITED, claims, FairAdmission::waitedClaims)
         .description("claims admitted after waiting in line for a slot")

@@ -105,7 +105,7 @@ class EventLoopLagTest {
     AdmissionConfig admission =
         new AdmissionConfig(
             "fixed", 1, 1, 1, 0, Duration.ZERO, Duration.ofSeconds(30), 0.5, 1,
-            AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), 0, Duration.ZERO);
+            AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), true);
     FairAdmission claims =
         new FairAdmission(
             admission,
