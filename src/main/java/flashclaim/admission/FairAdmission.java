@@ -135,6 +135,8 @@ public final class FairAdmission {
   private final boolean appointments;
   /** The turn of the last new user given an appointment; guarded by {@code lock}. */
   private Instant bookedUntil = Instant.EPOCH;
+  /** Whether refused users come back when told; guarded by {@code lock}. */
+  private final ShowUps showUps = new ShowUps();
 
   /**
    * @param limiter the concurrency limit; it is acquired with a null context
@@ -187,12 +189,15 @@ public final class FairAdmission {
         return CompletableFuture.completedFuture(shutDown());
       }
       Instant now = clock.instant();
-      if (appointments && !returning && !Double.isNaN(meanHoldSeconds)) {
+      if (returning) {
+        showUps.back(now);
+      } else if (appointments && !Double.isNaN(meanHoldSeconds)) {
         Instant turn = book(now);
         if (turn.isAfter(waitUntil)) {
           refused.get(Reason.DEADLINE).increment();
-          return CompletableFuture.completedFuture(
-              new Entry.Refused(Reason.DEADLINE, capped(Duration.between(now, turn))));
+          Duration retryAfter = capped(Duration.between(now, turn));
+          showUps.told(now, now.plus(retryAfter));
+          return CompletableFuture.completedFuture(new Entry.Refused(Reason.DEADLINE, retryAfter));
         }
       }
       waiter = new Waiter(arrival, sequence++, now);
@@ -201,7 +206,7 @@ public final class FairAdmission {
       while (queue.size() > maxQueued) {
         Waiter latest = queue.pollLast();
         effects.add(
-            latest.refuse(refusal(Reason.QUEUE_FULL, queue.size())));
+            latest.refuse(refusal(Reason.QUEUE_FULL, queue.size(), now)));
       }
       if (queue.contains(waiter)) {
         int ahead = ahead(waiter);
@@ -210,7 +215,7 @@ public final class FairAdmission {
             || wait.isZero()
             || expectedWaitSeconds(ahead) > wait.toNanos() / 1e9) {
           queue.remove(waiter);
-          effects.add(waiter.refuse(refusal(Reason.DEADLINE, ahead)));
+          effects.add(waiter.refuse(refusal(Reason.DEADLINE, ahead, now)));
         } else {
           waiter.waited = true;
           waiter.cancelTimer = timer.schedule(wait, () -> expire(waiter));
@@ -356,7 +361,7 @@ public final class FairAdmission {
       }
       int ahead = ahead(waiter);
       queue.remove(waiter);
-      refuse = waiter.refuse(refusal(Reason.DEADLINE, ahead));
+      refuse = waiter.refuse(refusal(Reason.DEADLINE, ahead, clock.instant()));
     }
     run(List.of(refuse));
   }
@@ -403,13 +408,22 @@ public final class FairAdmission {
   }
 
   /**
-   * Gives a new user the next turn in the appointment book, one drain interval after the last
-   * one's or after now, and returns it. Must hold {@code lock}, with the drain rate measured.
+   * Gives a new user the next turn in the appointment book and returns it. The book counts one
+   * drain interval for every new user told a turn that has not come yet; of that wait, the user is
+   * told the share that users come back ({@link ShowUps}): when nobody does, nobody waits for them.
+   * The book reaches at most {@code max-retry-after} beyond now. Must hold {@code lock}, with the
+   * drain rate measured.
    */
   private Instant book(Instant now) {
     Instant after = bookedUntil.isAfter(now) ? bookedUntil : now;
     bookedUntil = after.plusNanos(Math.round(meanHoldSeconds / limit() * 1e9));
-    return bookedUntil;
+    if (bookedUntil.isAfter(now.plus(maxRetryAfter))) {
+      bookedUntil = now.plus(maxRetryAfter);
+    }
+    double share = showUps.share(now);
+    return share == 1
+        ? bookedUntil
+        : now.plusNanos(Math.round(Duration.between(now, bookedUntil).toNanos() * share));
   }
 
   /**
@@ -427,12 +441,13 @@ public final class FairAdmission {
    * is told its expected turn, as its place in line says; without, that turn plus jitter. Must
    * hold {@code lock}.
    */
-  private Entry.Refused refusal(Reason reason, int ahead) {
+  private Entry.Refused refusal(Reason reason, int ahead, Instant now) {
     refused.get(reason).increment();
     Duration retryAfter =
         appointments
             ? capped(Duration.ofNanos(Math.round(expectedWaitSeconds(ahead) * 1e9)))
             : spread(ahead);
+    showUps.told(now, now.plus(retryAfter));
     return new Entry.Refused(reason, retryAfter);
   }
 

@@ -236,6 +236,37 @@ class FairAdmissionTest {
   }
 
   /**
+   * Users who never come back keep no turn: when clients drop their tickets (or give up), every
+   * attempt would otherwise book a turn at the end of a book that grows faster than time, and
+   * nobody would ever be served. Once the instance sees that none of the users it refused came
+   * back, new users are no longer booked ahead: they join the line.
+   */
+  @Test
+  void whenNobodyComesBackNewUsersAreNoLongerBookedAhead() {
+    FairAdmission admission = withAppointments(1, 10, () -> 0.5);
+    measureHoldTime(admission, Duration.ofMillis(100)); // 10 a second
+    int refusedAtOnce = 0;
+    for (int second = 0; second < 8; second++) {
+      for (int i = 0; i < 50; i++) {
+        Instant now = clock.instant();
+        CompletableFuture<Entry> entry = admission.enter(now, now.plusMillis(500)).toCompletableFuture();
+        if (entry.isDone() && entry.join() instanceof Entry.Admitted admitted) {
+          admitted.permit().release(Result.IGNORED); // work done at once, the drain rate unchanged
+        } else if (entry.isDone()) {
+          refusedAtOnce++;
+        }
+      }
+      clock.move(Duration.ofSeconds(1));
+      timer.fireDue();
+    }
+    assertThat(refusedAtOnce).as("booked ahead at first").isGreaterThan(40);
+    Instant now = clock.instant();
+    assertThat(admission.enter(now, now.plusMillis(500)).toCompletableFuture().join())
+        .as("nobody came back: a new user finds the free slot")
+        .isInstanceOf(Entry.Admitted.class);
+  }
+
+  /**
    * With appointments, a claim refused from the line (its wait ended, or the line was full) is
    * told its expected turn by its place, without jitter: those before it over the drain rate.
    */

@@ -31,7 +31,9 @@ import java.util.Random;
  * exponentially distributed wait of every attempt before the service sees it, as on cores that
  * the client, the store and the service share; a user's first arrival is stamped when its first
  * attempt is seen), appointments (true: {@code flashclaim.admission.appointments}), instances (1:
- * each with the limit; a user's attempts go round-robin over them, as behind a load balancer).
+ * each with the limit; a user's attempts go round-robin over them, as behind a load balancer),
+ * noShow (0: the share of refused users who give up instead of coming back), tickets (true: a
+ * returning user sends their ticket back; false: each attempt counts as a new user's).
  */
 public final class AdmissionModel {
   private static final Instant T0 = Instant.parse("2026-11-25T00:00:00Z");
@@ -52,6 +54,8 @@ public final class AdmissionModel {
   /** One admission per instance; a user's attempt k goes to instance (user + k) mod their number. */
   private final FairAdmission[] admissions;
 
+  private final double noShow;
+  private final boolean tickets;
   private int stock;
   private final boolean[] won;
   private final long[] answeredAt;
@@ -71,7 +75,11 @@ public final class AdmissionModel {
       boolean exponential,
       long delayMs,
       boolean appointments,
-      int instances) {
+      int instances,
+      double noShow,
+      boolean tickets) {
+    this.noShow = noShow;
+    this.tickets = tickets;
     this.exponential = exponential;
     this.delayNanos = delayMs * 1_000_000;
     this.users = users;
@@ -131,7 +139,9 @@ public final class AdmissionModel {
             Boolean.parseBoolean(given.getOrDefault("exponential", "true")),
             Long.parseLong(given.getOrDefault("delayMs", "0")),
             Boolean.parseBoolean(given.getOrDefault("appointments", "true")),
-            Integer.parseInt(given.getOrDefault("instances", "1")));
+            Integer.parseInt(given.getOrDefault("instances", "1")),
+            Double.parseDouble(given.getOrDefault("noShow", "0")),
+            Boolean.parseBoolean(given.getOrDefault("tickets", "true")));
     System.out.println(model.run());
   }
 
@@ -191,7 +201,9 @@ public final class AdmissionModel {
     }
     FairAdmission admission = admissions[(user + retries) % admissions.length];
     Instant waitUntil = clock.instant().plusNanos(waitNanos);
-    (retries == 0 ? admission.enter(firstArrival, waitUntil) : admission.enterAgain(firstArrival, waitUntil))
+    (retries == 0 || !tickets
+            ? admission.enter(retries == 0 ? firstArrival : clock.instant(), waitUntil)
+            : admission.enterAgain(firstArrival, waitUntil))
         .thenAccept(
             entry -> {
               if (entry instanceof FairAdmission.Entry.Admitted admitted) {
@@ -217,6 +229,10 @@ public final class AdmissionModel {
                 }
                 Duration told = ((FairAdmission.Entry.Refused) entry).retryAfter();
                 long seconds = Math.max(1, (told.toMillis() + 999) / 1000);
+                if (noShow > 0 && random.nextDouble() < noShow) {
+                  answered(user); // gives up
+                  return;
+                }
                 Instant back =
                     clock.instant().plusSeconds(seconds).plusMillis(random.nextInt(100));
                 at(back, () -> attempt(user, firstArrival, retries + 1));

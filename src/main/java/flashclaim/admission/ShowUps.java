@@ -1,0 +1,88 @@
+package flashclaim.admission;
+
+import java.time.Instant;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The share of refused users who come back when they were told, as one instance sees it: the users
+ * told to come back in a second are compared with the returning claims (with a ticket) that the
+ * instance sees in the second after it, both summed over the last seconds with weights that fall
+ * by {@link #DECAY} a second, since a client told a time comes back within the whole second after
+ * it (Retry-After rounds up). Behind a load balancer that spreads users evenly, an instance sees
+ * about as many returns as it told. The appointment book scales its step by this share, so users
+ * who never come back (they gave up, or their client drops the ticket) keep no turn that later
+ * users must wait behind.
+ *
+ * <p>Not thread-safe: {@link FairAdmission} calls it under its lock. Memory: one counter per second
+ * of the times told, at most {@code max-retry-after} of them.
+ */
+final class ShowUps {
+  /** Fewer users told to come back than this (weighted) say nothing about the share. */
+  static final int MIN_TOLD = 20;
+  /** How much of the sums is kept from one second to the next. */
+  static final double DECAY = 0.7;
+  /**
+   * Shares above this are taken as 1: returns spread over two seconds and over the instances of a
+   * fleet make the count dip to 0.84 when every user comes back (AdmissionModel, 3 instances).
+   */
+  static final double NOISE = 0.8;
+
+  /** Users told to come back, by the epoch second of the time they were told. */
+  private final TreeMap<Long, long[]> told = new TreeMap<>();
+  private long second = Long.MIN_VALUE;
+  private long backThisSecond;
+  private double toldSum;
+  private double backSum;
+  private double share = 1;
+
+  /** A refused user was told, {@code now}, to come back at {@code at}. */
+  void told(Instant now, Instant at) {
+    roll(now);
+    told.computeIfAbsent(at.getEpochSecond(), s -> new long[1])[0]++;
+  }
+
+  /** A refused user came back (a claim with a valid ticket). */
+  void back(Instant now) {
+    roll(now);
+    backThisSecond++;
+  }
+
+  /**
+   * The share of users told to come back who did, between 0 and 1; 1 until measured, and 1 while
+   * it is above {@link #NOISE}, which counting returns second by second gives when everyone comes
+   * back.
+   */
+  double share(Instant now) {
+    roll(now);
+    return share > NOISE ? 1 : share;
+  }
+
+  /** Ends the second before {@code now}'s, if it has not ended yet. */
+  private void roll(Instant now) {
+    long current = now.getEpochSecond();
+    if (current <= second) {
+      return;
+    }
+    if (current == second + 1) {
+      long[] due = told.get(second - 1);
+      toldSum = toldSum * DECAY + (due == null ? 0 : due[0]);
+      backSum = backSum * DECAY + backThisSecond;
+      if (toldSum >= MIN_TOLD) {
+        share = Math.min(1, backSum / toldSum);
+      }
+    } else {
+      // seconds without a claim: what came before says nothing about now
+      toldSum = 0;
+      backSum = 0;
+      share = 1;
+    }
+    second = current;
+    backThisSecond = 0;
+    for (Map.Entry<Long, long[]> e = told.firstEntry();
+        e != null && e.getKey() < current - 1;
+        e = told.firstEntry()) {
+      told.pollFirstEntry();
+    }
+  }
+}

@@ -1,0 +1,92 @@
+package flashclaim.admission;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import java.time.Instant;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The share of refused users who come back, second by second: users told to come back in one
+ * second are matched with the returns of the next.
+ */
+class ShowUpsTest {
+  private static final Instant T0 = Instant.parse("2026-11-25T10:00:00Z");
+
+  @Test
+  void theShareIsOneUntilMeasuredAndWhileEveryoneComesBack() {
+    ShowUps showUps = new ShowUps();
+    assertThat(showUps.share(T0)).isEqualTo(1);
+    for (int s = 0; s < 10; s++) {
+      Instant now = T0.plusSeconds(s);
+      for (int i = 0; i < 100; i++) {
+        showUps.told(now, now.plusMillis(900)); // back within the next second
+        if (s > 0) {
+          showUps.back(now.plusMillis(500));
+        }
+      }
+    }
+    assertThat(showUps.share(T0.plusSeconds(10))).isEqualTo(1);
+  }
+
+  @Test
+  void usersWhoNeverComeBackTakeTheShareToZero() {
+    ShowUps showUps = new ShowUps();
+    for (int s = 0; s < 6; s++) {
+      Instant now = T0.plusSeconds(s);
+      for (int i = 0; i < 100; i++) {
+        showUps.told(now, now.plusMillis(900));
+      }
+    }
+    assertThat(showUps.share(T0.plusSeconds(6))).isZero();
+  }
+
+  @Test
+  void whenAQuarterComeBackTheShareIsAQuarter() {
+    ShowUps showUps = new ShowUps();
+    for (int s = 0; s < 20; s++) {
+      Instant now = T0.plusSeconds(s);
+      for (int i = 0; i < 100; i++) {
+        showUps.told(now, now);
+        if (s > 0 && i % 4 == 0) {
+          showUps.back(now.plusMillis(10));
+        }
+      }
+    }
+    assertThat(showUps.share(T0.plusSeconds(20))).isCloseTo(0.25, within(0.01));
+  }
+
+  /** A share just under 1 is the noise of counting returns per second: taken as 1. */
+  @Test
+  void aShareAboveTheNoiseIsTakenAsOne() {
+    ShowUps showUps = new ShowUps();
+    for (int s = 0; s < 20; s++) {
+      Instant now = T0.plusSeconds(s);
+      for (int i = 0; i < 100; i++) {
+        showUps.told(now, now);
+        if (s > 0 && i % 10 != 0) {
+          showUps.back(now.plusMillis(10));
+        }
+      }
+    }
+    assertThat(showUps.share(T0.plusSeconds(20))).isEqualTo(1);
+  }
+
+  /** Few users told say nothing; after seconds without claims the share starts again at 1. */
+  @Test
+  void fewUsersOrAGapSayNothing() {
+    ShowUps showUps = new ShowUps();
+    for (int s = 0; s < 5; s++) {
+      showUps.told(T0.plusSeconds(s), T0.plusSeconds(s));
+    }
+    assertThat(showUps.share(T0.plusSeconds(5))).as("one a second is too few").isEqualTo(1);
+
+    for (int s = 5; s < 10; s++) {
+      for (int i = 0; i < 100; i++) {
+        showUps.told(T0.plusSeconds(s), T0.plusSeconds(s));
+      }
+    }
+    assertThat(showUps.share(T0.plusSeconds(10))).isZero();
+    assertThat(showUps.share(T0.plusSeconds(60))).as("after a minute without claims").isEqualTo(1);
+  }
+}
