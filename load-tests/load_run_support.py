@@ -30,6 +30,7 @@
       they hold but an overload run (W6, W8) was not overloaded.
 """
 import asyncio
+import calendar
 import json
 import os
 import re
@@ -39,6 +40,7 @@ import subprocess
 import sys
 import threading
 import time
+import urllib.request
 
 TICKS = os.sysconf("SC_CLK_TCK")
 # Above this share of the machine taken by processes not of this run, the summary warns.
@@ -534,7 +536,7 @@ def describe_gatling(console, out):
         out(f"  assertion: {assertion}")
 
 
-def describe_outcome(outcome, users, expected, checks, out):
+def describe_outcome(outcome, users, expected, checks, out, paused=False):
     finals = outcome["outcomes"]
     out("  attempts by status: " + ", ".join(f"{k}: {v}" for k, v in outcome["attempts"].items()))
     out("  final answer by status: " + ", ".join(f"{k}: {v}" for k, v in finals.items()))
@@ -579,20 +581,33 @@ def describe_outcome(outcome, users, expected, checks, out):
     checks.store(outcome["sameUserDifferentCode"] == 0 and outcome["second201"] == 0, "no user got two codes or two 201s")
     # A click that races another click of the same user on the same campaign gets the modification
     # guard's 409 (the other click gets the coupon): a final answer when users click more than once.
-    finals_ok = ("200", "201", "410") + (("409",) if outcome["clicksPerUser"] > 1 else ())
+    finals_ok = ("200", "201", "410") + (("409",) if outcome["clicksPerUser"] > 1 else ()) + (("403",) if paused else ())
     unexpected = {k: v for k, v in finals.items() if k not in finals_ok}
     checks.completion(
         not unexpected, f"every claim ended in {', '.join(finals_ok)} (others: {unexpected or 'none'})"
     )
+    created, gone, again = finals.get("201", 0), finals.get("410", 0), finals.get("200", 0)
+    if paused:
+        # A claim answered 503 whose commit landed, retried after the pause, is answered 403 (the
+        # pause comes before the user's holdings): its coupon is assigned, its user was not told.
+        refused = finals.get("403", 0)
+        checks.completion(
+            outcome["usersWithCode"] <= expected,
+            f"users with a coupon <= coupons assigned in the store = {expected} (got {outcome['usersWithCode']}; "
+            f"{expected - outcome['usersWithCode']} assigned to users answered 403 after the pause)",
+        )
+        checks.completion(
+            gone + refused == users - created - again,
+            f"410 + 403 answers == users without a 201 or 200 = {users - created - again} (got {gone} + {refused})",
+        )
+        return
     checks.completion(
         outcome["usersWithCode"] == expected,
         f"users with a coupon == min(users, coupons) = {expected} (got {outcome['usersWithCode']})",
     )
-    created, gone = finals.get("201", 0), finals.get("410", 0)
     if outcome["clicksPerUser"] == 1:
         # A claim answered 503 whose commit landed after its deadline is answered 200 with that
         # coupon on the user's retry (design 4.1): one user, one coupon, two answers.
-        again = finals.get("200", 0)
         checks.completion(
             created + again == expected,
             f"201 answers + 200 answers after a 503 == {expected} (got {created} + {again})",
@@ -603,12 +618,12 @@ def describe_outcome(outcome, users, expected, checks, out):
         checks.completion(gone == users - expected, f"410 answers == {users - expected} (got {gone})")
 
 
-def describe_store(campaign, audit, outcome, expected, checks, out):
+def describe_store(campaign, audit, outcome, expected, checks, out, paused=False):
     if campaign:
         stock = campaign["stock"]
         out(f"  stock: total {stock['total']}  assigned {stock['assigned']}  remaining {stock['remaining']}")
         checks.completion(stock["assigned"] == expected, f"assigned == {expected} (got {stock['assigned']})")
-        if outcome:
+        if outcome and not paused:
             checks.completion(
                 stock["assigned"] == outcome["usersWithCode"],
                 f"every assigned coupon was answered to its user ({outcome['usersWithCode']} of {stock['assigned']})",
@@ -721,14 +736,21 @@ def proxy(target_port, delay_ms):
 def read_answers(path):
     """Every attempt of a phase from its answers CSV: [(sent at ms, ms, status, hammer, final)];
     None without the file."""
+    rows = read_answers_by_instance(path)
+    return None if rows is None else [row[:5] for row in rows]
+
+
+def read_answers_by_instance(path):
+    """As read_answers, each with the base URL it was sent to last (None in older files)."""
     try:
         with open(path) as f:
             next(f, None)
             rows = []
             for line in f:
                 cells = line.rstrip("\n").split(",")
-                if len(cells) == 5:
-                    rows.append((int(cells[0]), int(cells[1]), cells[2], cells[3] == "1", cells[4] == "1"))
+                if len(cells) in (5, 6):
+                    rows.append((int(cells[0]), int(cells[1]), cells[2], cells[3] == "1", cells[4] == "1",
+                                 cells[5] if len(cells) == 6 else None))
             return rows
     except (OSError, ValueError):
         return None
@@ -980,6 +1002,133 @@ def describe_hammer(run, outcome, answers, out):
         out(f"    {label}: {fifo_text}; attempts {describe_spread(spread_of([a[1] for a in mine]))}, 503s {unavailable}, 429s {too_soon}")
 
 
+def watch_added_instance(run_dir, pid, log_path, started_file, urls_file, warm_pid, warm_url, window_s):
+    """--add-instance-at: waits for the added instance's port (its log) and readiness, then adds its
+    URL to the client's file of base URLs, and reads the CPU time of it and of a warm instance over
+    its first window_s seconds after ready; all in added-instance.json."""
+    url = None
+    while url is None:
+        try:
+            with open(log_path) as f:
+                m = re.search(r"Server Running: http://[^:]*:(\d+)", f.read())
+                url = f"http://127.0.0.1:{m.group(1)}" if m else None
+        except OSError:
+            pass
+        if url is None:
+            if not os.path.exists(f"/proc/{pid}"):
+                return 1
+            time.sleep(0.05)
+    while True:
+        if not os.path.exists(f"/proc/{pid}"):
+            return 1
+        try:
+            with urllib.request.urlopen(url + "/health/readiness", timeout=2) as r:
+                if r.status == 200:
+                    break
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.05)
+    ready_ms = int(time.time() * 1000)
+    with open(urls_file, "a") as f:
+        f.write(url + "\n")
+    ticks = cpu_ticks(pid), cpu_ticks(warm_pid)
+    time.sleep(window_s)
+    ticks_after = cpu_ticks(pid), cpu_ticks(warm_pid)
+    try:
+        with open(started_file) as f:
+            started_ms = int(f.read().strip())
+    except (OSError, ValueError):
+        started_ms = None
+    result = {"url": url, "warmUrl": warm_url, "startedEpochMs": started_ms, "readyEpochMs": ready_ms,
+              "windowSeconds": window_s,
+              "cpuSeconds": (ticks_after[0] - ticks[0]) / TICKS, "warmCpuSeconds": (ticks_after[1] - ticks[1]) / TICKS}
+    with open(os.path.join(run_dir, "added-instance.json"), "w") as f:
+        json.dump(result, f)
+    return 0
+
+
+def describe_added_instance(run_dir, out):
+    added = load_json(os.path.join(run_dir, "added-instance.json"))
+    if not added:
+        if load_json(os.path.join(run_dir, "run.json"), {}).get("addInstanceAt"):
+            out("  added instance: no report (it did not become ready during the run?)")
+        return
+    rows = read_answers_by_instance(os.path.join(run_dir, "answers.csv")) or []
+    begin = added["readyEpochMs"]
+    end = begin + added["windowSeconds"] * 1000
+    started = added.get("startedEpochMs")
+    out(f"  added instance {added['url']}: process start to ready "
+        f"{(begin - started) / 1000:.2f} s" if started else f"  added instance {added['url']}")
+    for name, url, cpu in (("added", added["url"], added["cpuSeconds"]), ("warm", added["warmUrl"], added["warmCpuSeconds"])):
+        window = [r for r in rows if r[5] == url and begin <= r[0] < end]
+        times = sorted(r[1] for r in window)
+        statuses = {}
+        for r in window:
+            statuses[r[2]] = statuses.get(r[2], 0) + 1
+        per_answer = f"{1000 * cpu / len(window):.2f} ms" if window else "n/a"
+        out(f"    {name} {url}, first {added['windowSeconds']} s after ready: {len(window)} answers, "
+            f"p50 {percentile(times, 50) if times else '-'} ms, p99 {percentile(times, 99) if times else '-'} ms; "
+            f"CPU {cpu:.2f} s, {per_answer} per answer; "
+            + (", ".join(f"{k}: {v}" for k, v in sorted(statuses.items())) or "no answers"))
+
+
+def firestore_claims_after(port, project, campaign, after_ms):
+    """Claim records of the campaign whose claimedAt is after after_ms, read from the emulator:
+    [claimedAt epoch ms]; None when the query fails."""
+    iso = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(after_ms / 1000)) + f".{after_ms % 1000:03d}Z"
+    query = {"structuredQuery": {"from": [{"collectionId": "claims"}], "where": {"fieldFilter": {
+        "field": {"fieldPath": "claimedAt"}, "op": "GREATER_THAN", "value": {"timestampValue": iso}}}}}
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/v1/projects/{project}/databases/(default)/documents/campaigns/{campaign}:runQuery",
+        data=json.dumps(query).encode(), headers={"Content-Type": "application/json", "Authorization": "Bearer owner"})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as r:
+            found = json.load(r)
+    except (OSError, ValueError):
+        return None
+    times = []
+    for item in found:
+        value = item.get("document", {}).get("fields", {}).get("claimedAt", {}).get("timestampValue")
+        if value:
+            whole, _, frac = value.rstrip("Z").partition(".")
+            seconds = calendar.timegm(time.strptime(whole, "%Y-%m-%dT%H:%M:%S"))
+            times.append(seconds * 1000 + int((frac + "000")[:3]))
+    return times
+
+
+def describe_pause(run_dir, run, outcome, answers, checks, out):
+    pause = load_json(os.path.join(run_dir, "pause.json"))
+    if not pause:
+        if run.get("pauseAt"):
+            checks.completion(False, "the campaign was paused (no pause.json)")
+        return
+    ack = pause.get("ackEpochMs")
+    if not ack:
+        checks.completion(False, f"the pause was acknowledged (answer {pause.get('status')})")
+        return
+    begin = (outcome or {}).get("startEpochMs") or pause["sentEpochMs"]
+    out(f"  pause: PATCH sent {pause['sentEpochMs'] - begin} ms into the run, acknowledged "
+        f"{ack - pause['sentEpochMs']} ms later")
+    created_after = [r[0] + r[1] - ack for r in (answers or []) if r[2].startswith("201") and r[0] + r[1] > ack]
+    out(f"    201s answered after the ack (client's receipt time): {len(created_after)}"
+        + (f", the last {max(created_after)} ms after" if created_after else ""))
+    paused = [r[0] + r[1] - ack for r in (answers or []) if r[2].startswith("403")]
+    first_refusal_after = min(paused) if paused else None
+    if paused:
+        when = (f"{first_refusal_after} ms after" if first_refusal_after >= 0 else f"{-first_refusal_after} ms before")
+        out(f"    403 campaign-paused answers: {len(paused)}, the first received {when} the ack")
+    else:
+        out("    403 campaign-paused answers: 0")
+    stored = pause.get("storeClaimsAfter")
+    if stored is not None:
+        out(f"    claims with claimedAt after the ack (store): {len(stored)}"
+            + (f", the last {max(stored) - ack} ms after" if stored else ""))
+    else:
+        out("    claims with claimedAt after the ack (store): not read (Firestore emulator only)")
+    late = max(created_after) if created_after else 0
+    checks.completion(late <= 2000, f"no 201 answered more than 2 s after the pause's ack (latest: {late} ms)")
+
+
 def summary(run_dir):
     run = load_json(os.path.join(run_dir, "run.json"), {})
     outcome = load_json(os.path.join(run_dir, "outcome.json"))
@@ -998,6 +1147,10 @@ def summary(run_dir):
 
     users, coupons = run["users"], run["coupons"]
     expected = min(users, coupons)
+    paused = bool(run.get("pauseAt"))
+    if paused:
+        # a paused sale assigns what it assigned before the pause: the store says how many
+        expected = (load_json(os.path.join(run_dir, "campaign.json")) or {}).get("stock", {}).get("assigned", expected)
     keep_going = bool(run.get("keepGoing"))
     lines = []
     out = lines.append
@@ -1013,12 +1166,14 @@ def summary(run_dir):
     answers = read_answers(os.path.join(run_dir, "answers.csv"))
     overloaded = describe_phases(run_dir, run, outcome, answers, samples, checks, out)
     if outcome:
-        describe_outcome(outcome, users, expected, checks, out)
+        describe_outcome(outcome, users, expected, checks, out, paused)
         describe_windows(run, outcome, checks, out)
         describe_hammer(run, outcome, answers, out)
     else:
         checks.store(False, "the simulation wrote no outcome file")
     describe_freeze(run_dir, run, outcome, answers, checks, out)
+    describe_pause(run_dir, run, outcome, answers, checks, out)
+    describe_added_instance(run_dir, out)
     refused = emulator_refusals(os.path.join(run_dir, "emulator.log"), run.get("emulatorLogOffset", 0))
     if refused and outcome:
         out(
@@ -1041,6 +1196,7 @@ def summary(run_dir):
         expected,
         checks,
         out,
+        paused,
     )
     describe_resources(run, samples, top_others, out)
     describe_cpu_per_answer(run, samples, outcome, inside, out)
@@ -1097,6 +1253,11 @@ def main(argv):
                 named.append(rest[0])
                 rest = rest[1:]
         sample(argv[1], pairs(named), pairs(trees))
+        return 0
+    if len(argv) == 9 and argv[0] == "watch-added-instance":
+        return watch_added_instance(argv[1], int(argv[2]), argv[3], argv[4], argv[5], int(argv[6]), argv[7], float(argv[8]))
+    if len(argv) == 5 and argv[0] == "claims-after":
+        print(json.dumps(firestore_claims_after(int(argv[1]), argv[2], argv[3], int(argv[4]))))
         return 0
     if len(argv) == 2 and argv[0] == "summary":
         return summary(argv[1])

@@ -23,6 +23,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import org.reactivestreams.Publisher;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,8 +65,10 @@ final class TokenSignatures {
   @Singleton
   @Replaces(JwksClient.class)
   JwksClient keySetClient(
-      AuthConfig config, @Named(TaskExecutors.BLOCKING) ExecutorService blocking) {
-    return new BoundedJwksClient(config.jwksTimeout(), blocking);
+      AuthConfig config,
+      @Named(TaskExecutors.BLOCKING) ExecutorService blocking,
+      WarmUpTokens warmUp) {
+    return new BoundedJwksClient(config.jwksTimeout(), blocking, warmUp::withWarmUpKey);
   }
 
   /** A key set to verify RSA signatures with, fetched again after {@code refresh}. */
@@ -94,8 +97,10 @@ final class TokenSignatures {
 
   /**
    * Loads a key set within {@code timeout} (connecting, each read, and in all), at most {@value
-   * #MAX_BYTES} bytes, on the blocking executor. A failure is logged and answers nothing: the
-   * library then has no keys, and every token is refused until a later fetch succeeds.
+   * #MAX_BYTES} bytes, on the blocking executor, and hands it on through {@code amend} (which adds
+   * the start-up warm-up's public key while it runs, {@link WarmUpTokens#withWarmUpKey}). A failure
+   * is logged and answers nothing: the library then has no keys, and every token is refused until a
+   * later fetch succeeds.
    */
   static final class BoundedJwksClient implements JwksClient {
     /** Key sets are a few kilobytes. */
@@ -105,19 +110,21 @@ final class TokenSignatures {
     private final Duration timeout;
     private final DefaultResourceRetriever retriever;
     private final Executor executor;
+    private final UnaryOperator<String> amend;
 
-    BoundedJwksClient(Duration timeout, Executor executor) {
+    BoundedJwksClient(Duration timeout, Executor executor, UnaryOperator<String> amend) {
       int millis = Math.toIntExact(Math.max(1, timeout.toMillis()));
       this.timeout = timeout;
       this.retriever = new DefaultResourceRetriever(millis, millis, MAX_BYTES);
       this.executor = executor;
+      this.amend = amend;
     }
 
     @Override
     public Publisher<String> load(String providerName, String url) {
       return Publishers.fromCompletableFuture(
           () ->
-              CompletableFuture.supplyAsync(() -> fetch(url), executor)
+              CompletableFuture.supplyAsync(() -> amend.apply(fetch(url)), executor)
                   .orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS)
                   .exceptionally(
                       e -> {

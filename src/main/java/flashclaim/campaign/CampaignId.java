@@ -9,8 +9,14 @@ import java.util.regex.Pattern;
  * reserves the ids that start and end with {@code __}, so no campaign id does; its other rules (not
  * {@code .} or {@code ..}, no {@code /}, at most 1,500 bytes) the character set and length already
  * keep.
+ *
+ * <p>Ids that start with {@value #RESERVED_PREFIX} are the service's own (the start-up warm-up's
+ * scratch campaign): no admin can create one, and no route shows one to anyone but the warm-up.
  */
 public record CampaignId(String value) {
+  /** The prefix of the ids that the service keeps for itself. */
+  public static final String RESERVED_PREFIX = "_flashclaim-";
+
   private static final Pattern VALID = Pattern.compile("[A-Za-z0-9_-]{1,64}");
   private static final Pattern RESERVED = Pattern.compile("__.*__");
 
@@ -21,6 +27,16 @@ public record CampaignId(String value) {
           "campaign id must be 1 to 64 characters of A-Z, a-z, 0-9, '_' or '-', not both"
               + " starting and ending with '__'");
     }
+  }
+
+  /** Whether the id is the service's own ({@link #RESERVED_PREFIX}), never a campaign of admins. */
+  public boolean isReserved() {
+    return isReserved(value);
+  }
+
+  /** Whether {@code value} starts with {@link #RESERVED_PREFIX}, valid id or not. */
+  public static boolean isReserved(String value) {
+    return value.startsWith(RESERVED_PREFIX);
   }
 
   @Override

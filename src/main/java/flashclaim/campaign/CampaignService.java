@@ -53,9 +53,14 @@ public class CampaignService {
    * Creates a campaign.
    *
    * @return the campaign, or empty when the id is taken
+   * @throws InvalidInputException for a {@link CampaignId#isReserved() reserved} id
    */
   public Optional<Campaign> create(
       CampaignId id, String name, Integer perUserLimit, Instant startsAt, Instant endsAt) {
+    if (id.isReserved()) {
+      throw new InvalidInputException(
+          "id", "campaign ids starting with '" + CampaignId.RESERVED_PREFIX + "' are reserved");
+    }
     Campaign campaign =
         new Campaign(
             id,
@@ -69,12 +74,16 @@ public class CampaignService {
 
   /**
    * Campaigns newest first, {@code limit} at a time from {@code after}, each with its stock (the
-   * stock route's read: counts, never the coupons themselves).
+   * stock route's read: counts, never the coupons themselves). The service's own campaigns
+   * ({@link CampaignId#isReserved()}) are left out.
    */
   public StockPage list(int limit, Optional<CampaignPage.After> after) {
     CampaignPage page = campaigns.list(limit, after);
     List<CampaignStock> stocks = new ArrayList<>(page.campaigns().size());
     for (Campaign campaign : page.campaigns()) {
+      if (campaign.id().isReserved()) {
+        continue;
+      }
       stocks.add(new CampaignStock(campaign, coupons.stock(campaign.id())));
     }
     return new StockPage(stocks, page.next());

@@ -67,7 +67,9 @@ public class ClaimService {
       outcome = decideBy(campaignId, user, deadline);
     } catch (RuntimeException e) {
       Duration took = Duration.between(admittedAt, clock.instant());
-      listeners.forEach(l -> l.failed(campaignId, e, took));
+      if (!campaignId.isReserved()) {
+        listeners.forEach(l -> l.failed(campaignId, e, took));
+      }
       throw e;
     }
     return reported(campaignId, outcome, admittedAt);
@@ -131,8 +133,10 @@ public class ClaimService {
   }
 
   private ClaimOutcome reported(CampaignId campaignId, ClaimOutcome outcome, Instant admittedAt) {
-    Duration took = Duration.between(admittedAt, clock.instant());
-    listeners.forEach(l -> l.claimed(campaignId, outcome, took));
+    if (!campaignId.isReserved()) { // the warm-up's claims: no meter or dashboard counts them
+      Duration took = Duration.between(admittedAt, clock.instant());
+      listeners.forEach(l -> l.claimed(campaignId, outcome, took));
+    }
     return outcome;
   }
 

@@ -33,6 +33,12 @@ public final class FilterOrder {
   /** The status and details of the health endpoints (a response filter of {@code /health}). */
   public static final int HEALTH_DETAILS = PROBLEM_BODY + 5;
 
+  /**
+   * Answers a request for a reserved campaign (the start-up warm-up's) as for an unknown one,
+   * unless it is the warm-up's own: before anything else spends work on it.
+   */
+  public static final int RESERVED_CAMPAIGN = PROBLEM_BODY + 6;
+
   /** Counts API requests in flight, bounds those that are not claims, refuses all when draining. */
   public static final int LOAD_SHED = ServerFilterPhase.FIRST.order();
 

@@ -231,6 +231,8 @@ class StartupRefusalTest {
   void safeConfigurationsStartAndRefuseUnsignedTokens(String name, Config config) {
     EmbeddedServer service = context(config).run(EmbeddedServer.class);
     try (ApplicationContext started = service.getApplicationContext()) {
+      // ready once its start-up warm-up is over (flashclaim.warm-up.max-time, 5 s, at most)
+      Api.awaitReady(service.getURI(), null, Duration.ofSeconds(60));
       Api.Response health = Api.get(service.getURI(), "/health", null);
       assertThat(health.status()).as("health: %s", health).isEqualTo(200);
       assertRefusesAnUnsignedAdminToken(service.getURI());

@@ -65,6 +65,7 @@ class FilterLookupTest {
               "CanonicalPathFilter",
               "DashboardPageFilter",
               "HealthDetailsFilter",
+              "ReservedCampaignFilter",
               "LoadShedFilter",
               "ClaimPacingFilter",
               "SecurityFilter",
@@ -82,7 +83,7 @@ class FilterLookupTest {
     for (Field field : FilterOrder.class.getFields()) {
       orders.add(field.getInt(null));
     }
-    assertThat(orders).hasSize(12).doesNotHaveDuplicates().isSorted();
+    assertThat(orders).hasSize(13).doesNotHaveDuplicates().isSorted();
   }
 
   @Test

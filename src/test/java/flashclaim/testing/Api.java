@@ -95,6 +95,29 @@ public final class Api {
     }
   }
 
+  /**
+   * Polls {@code /health/readiness} (with {@code token}, for the details) every 100 ms until it
+   * answers 200, and returns that answer; fails when it has not within {@code within}.
+   */
+  public static Response awaitReady(URI base, String token, Duration within) {
+    long end = System.nanoTime() + within.toNanos();
+    while (true) {
+      Response ready = get(base, "/health/readiness", token);
+      if (ready.status() == 200) {
+        return ready;
+      }
+      if (System.nanoTime() - end > 0) {
+        throw new AssertionError("not ready within " + within + ": " + ready);
+      }
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
   public static HttpRequest.Builder request(URI base, String path, String token) {
     HttpRequest.Builder builder =
         HttpRequest.newBuilder(base.resolve(path)).timeout(Duration.ofSeconds(60));

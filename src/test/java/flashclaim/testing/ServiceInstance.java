@@ -29,7 +29,8 @@ public final class ServiceInstance implements AutoCloseable {
 
   /**
    * The given properties on top of the test defaults: a free port, the test secrets and, unless
-   * the properties choose PostgreSQL, the test emulator.
+   * the properties choose PostgreSQL, the test emulator. The start-up warm-up is off (its own
+   * tests turn it on): the other tests count what they send and store exactly.
    */
   public static Map<String, Object> withTestDefaults(Map<String, Object> properties) {
     Map<String, Object> all = new HashMap<>();
@@ -42,6 +43,7 @@ public final class ServiceInstance implements AutoCloseable {
     all.put("flashclaim.auth.hs256-secret", Tokens.SECRET);
     all.put("flashclaim.webhooks.secret", Webhooks.SECRET);
     all.put("flashclaim.admission.ticket-secret", TICKET_SECRET);
+    all.put("flashclaim.warm-up.enabled", "false");
     all.putAll(properties);
     return all;
   }

@@ -54,6 +54,10 @@ import javax.crypto.spec.SecretKeySpec;
  * gatling:test}):
  *
  * <ul>
+ *   <li>{@code baseUrlsFile}: a file of more base URLs, one a line, read again every 250 ms:
+ *       a user arriving later is spread over {@code baseUrls} and the URLs the file holds then
+ *       ({@code bin/load-run --add-instance-at} writes a new instance's URL there once it is
+ *       ready, as an autoscaler adds it to a load balancer); none by default
  *   <li>{@code baseUrls}: comma-separated service base URLs; requests are spread over them
  *   <li>{@code campaignId}: the campaign to claim from (it must exist and be seeded)
  *   <li>{@code users}, {@code coupons}, {@code duration} (seconds of the arrival window)
@@ -85,6 +89,8 @@ import javax.crypto.spec.SecretKeySpec;
  *       Retry-After (up to {@code hammerMaxRetries}, 10,000); every {@code 1/hammer}-th user,
  *       spread evenly. Their attempts are requests named {@code claim-hammer}, the others'
  *       {@code claim}; the tally keeps the honest users' figures apart
+ *   <li>{@code alsoExpect}: more statuses that count as answers, comma-separated ({@code
+ *       bin/load-run --pause-at}: 403, the paused campaign's refusal)
  *   <li>{@code expectStatus}: the only status that counts as an answer (the floor phase: 410)
  *   <li>{@code floorP99Ms}: the p99 of the cheapest answer measured in the same run at the same
  *       rate ({@code bin/load-run}'s floor phase); when set, the p99 assertion is {@code
@@ -116,6 +122,7 @@ public final class ClaimLoad {
 
   private final String workload;
   private final List<String> baseUrls;
+  private final LiveUrls liveUrls;
   private final String campaignId;
   private final int users;
   private final int coupons;
@@ -140,6 +147,7 @@ public final class ClaimLoad {
   private final int floorP99Ms;
   private final int p99OverFloorMs;
   private final Integer expectStatus;
+  private final List<Integer> alsoExpect;
   private final Tally tally;
 
   /**
@@ -239,6 +247,8 @@ public final class ClaimLoad {
     if (baseUrls.isEmpty()) {
       throw new IllegalArgumentException("-DbaseUrls names no URL");
     }
+    String more = System.getProperty("baseUrlsFile", "");
+    this.liveUrls = new LiveUrls(baseUrls, more.isBlank() ? null : Path.of(more));
     this.campaignId = System.getProperty("campaignId", "load");
     this.users = positive("users", defaults.users());
     this.coupons = Integer.getInteger("coupons", defaults.coupons());
@@ -281,6 +291,12 @@ public final class ClaimLoad {
     this.floorP99Ms = Integer.getInteger("floorP99Ms", 0);
     this.p99OverFloorMs = positive("p99OverFloorMs", 1_000);
     this.expectStatus = Integer.getInteger("expectStatus");
+    this.alsoExpect =
+        Arrays.stream(System.getProperty("alsoExpect", "").split(","))
+            .map(String::trim)
+            .filter(code -> !code.isEmpty())
+            .map(Integer::valueOf)
+            .toList();
   }
 
   private static boolean flag(String property, boolean defaultValue) {
@@ -302,7 +318,12 @@ public final class ClaimLoad {
 
   /** {@code defaults}, or only {@code -DexpectStatus} when it is set (the floor phase: 410). */
   public List<Integer> expected(List<Integer> defaults) {
-    return expectStatus == null ? defaults : List.of(expectStatus);
+    if (expectStatus != null) {
+      return List.of(expectStatus);
+    }
+    List<Integer> all = new ArrayList<>(defaults);
+    all.addAll(alsoExpect);
+    return List.copyOf(all);
   }
 
   /** Whether user {@code i} (0-based) hammers: {@code hammer} of the users, spread evenly. */
@@ -330,25 +351,40 @@ public final class ClaimLoad {
    * different instances.
    */
   public Iterator<Map<String, Object>> users(int clicks) {
-    // Every token is signed now, before the run, not while the load is measured.
-    List<Map<String, Object>> fed = new ArrayList<>(users * clicks);
+    // Every token is signed now, before the run, not while the load is measured; the base URL is
+    // chosen when the user arrives, among the URLs known then.
+    List<String> tokens = new ArrayList<>(users);
     for (int user = 0; user < users; user++) {
       String id = runId + "-u" + user;
-      String token = token(id);
-      boolean hammering = hammers(user);
-      if (hammering) {
+      tokens.add(token(id));
+      if (hammers(user)) {
         tally.hammerer(id);
       }
-      for (int click = 0; click < clicks; click++) {
-        fed.add(
-            Map.of(
-                "userId", id,
-                "token", token,
-                "baseUrl", baseUrls.get((user + click) % baseUrls.size()),
-                "hammer", hammering));
-      }
     }
-    return fed.iterator();
+    AtomicLong next = new AtomicLong();
+    long total = (long) users * clicks;
+    return new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return next.get() < total;
+      }
+
+      @Override
+      public Map<String, Object> next() {
+        long fed = next.getAndIncrement();
+        if (fed >= total) {
+          throw new java.util.NoSuchElementException();
+        }
+        int user = (int) (fed / clicks);
+        int click = (int) (fed % clicks);
+        List<String> urls = liveUrls.current();
+        return Map.of(
+            "userId", runId + "-u" + user,
+            "token", tokens.get(user),
+            "baseUrl", urls.get((user + click) % urls.size()),
+            "hammer", hammers(user));
+      }
+    };
   }
 
   /**
@@ -370,7 +406,7 @@ public final class ClaimLoad {
         return Map.of(
             "userId", id,
             "token", token(id),
-            "baseUrl", baseUrls.get((int) (user % baseUrls.size())),
+            "baseUrl", liveUrls.pick(user),
             "hammer", false);
       }
     };
@@ -498,7 +534,8 @@ public final class ClaimLoad {
         problem == null ? Integer.toString(status) : status + " " + problemName(problem),
         session.getLong("sentAt"),
         hammering,
-        !retry);
+        !retry,
+        session.getString("baseUrl"));
     if (tickets && session.contains("ticket")) {
       tally.ticketSent();
     }
@@ -735,7 +772,7 @@ public final class ClaimLoad {
      * One answer: its status, and for a 503 or 429 the problem type's name ("503 busy"); whether
      * a hammering user got it, and whether it was the claim's final answer.
      */
-    void attempt(String label, long sentAt, boolean hammering, boolean last) {
+    void attempt(String label, long sentAt, boolean hammering, boolean last, String baseUrl) {
       attempts.computeIfAbsent(label, s -> new LongAdder()).increment();
       timeline.add(
           new Answer(
@@ -744,21 +781,22 @@ public final class ClaimLoad {
               label,
               label.startsWith(RETRYABLE + " ") || label.equals(Integer.toString(RETRYABLE)),
               hammering,
-              last));
+              last,
+              baseUrl));
     }
 
     void hammerer(String user) {
       hammerers.add(user);
     }
 
-    /** Every answer as CSV: {@code sentAtEpochMs,ms,status,hammer,final} (1 or 0). */
+    /** Every answer as CSV: {@code sentAtEpochMs,ms,status,hammer,final,baseUrl} (1 or 0). */
     void writeAnswers(Path file) throws IOException {
       try (var out = Files.newBufferedWriter(file)) {
-        out.write("sentAtEpochMs,ms,status,hammer,final\n");
+        out.write("sentAtEpochMs,ms,status,hammer,final,baseUrl\n");
         for (Answer a : timeline) {
           out.write(
               a.sentAt() + "," + a.ms() + "," + a.label() + "," + (a.hammering() ? 1 : 0) + ","
-                  + (a.last() ? 1 : 0) + "\n");
+                  + (a.last() ? 1 : 0) + "," + a.baseUrl() + "\n");
         }
       }
     }
@@ -990,7 +1028,13 @@ public final class ClaimLoad {
 
     /** One answer to one attempt. */
     private record Answer(
-        long sentAt, long ms, String label, boolean unavailable, boolean hammering, boolean last) {}
+        long sentAt,
+        long ms,
+        String label,
+        boolean unavailable,
+        boolean hammering,
+        boolean last,
+        String baseUrl) {}
 
     private static long percentile(long[] sorted, int percent) {
       int rank = (int) Math.ceil(percent / 100.0 * sorted.length);
@@ -1009,6 +1053,59 @@ public final class ClaimLoad {
                   .append("\":")
                   .append(count));
       return json.append('}').toString();
+    }
+  }
+
+  /**
+   * The base URLs requests go to: {@code baseUrls}, then those of {@code file} (one a line), read
+   * again at most every 250 ms, so that an instance added during the run gets users from then on.
+   */
+  static final class LiveUrls {
+    private static final long REREAD_NANOS = 250_000_000L;
+    private final List<String> fixed;
+    private final Path file;
+    private volatile List<String> current;
+    private volatile long readAt;
+
+    LiveUrls(List<String> fixed, Path file) {
+      this.fixed = List.copyOf(fixed);
+      this.file = file;
+      this.current = this.fixed;
+      this.readAt = System.nanoTime() - REREAD_NANOS;
+    }
+
+    List<String> current() {
+      if (file != null && System.nanoTime() - readAt >= REREAD_NANOS) {
+        synchronized (this) {
+          if (System.nanoTime() - readAt >= REREAD_NANOS) {
+            current = read();
+            readAt = System.nanoTime();
+          }
+        }
+      }
+      return current;
+    }
+
+    String pick(long user) {
+      List<String> urls = current();
+      return urls.get((int) (user % urls.size()));
+    }
+
+    private List<String> read() {
+      List<String> all = new ArrayList<>(fixed);
+      try {
+        if (Files.exists(file)) {
+          for (String line : Files.readAllLines(file)) {
+            String url = line.strip();
+            if (!url.isEmpty() && !all.contains(url)) {
+              all.add(url.endsWith("/") ? url.substring(0, url.length() - 1) : url);
+            }
+          }
+        }
+      } catch (IOException e) {
+        return current; // a file being written: the URLs known so far
+      }
+      return List.copyOf(all);
     }
   }
 }

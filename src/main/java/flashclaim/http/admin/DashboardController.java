@@ -1,5 +1,6 @@
 package flashclaim.http.admin;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import flashclaim.campaign.Campaign;
 import flashclaim.campaign.CampaignId;
 import flashclaim.dashboard.DashboardService;
@@ -58,6 +59,7 @@ final class DashboardController {
 
   /** Campaigns with claims on this instance, the most recent first. */
   @Serdeable
+  @JsonInclude(JsonInclude.Include.ALWAYS)
   record ActiveView(List<ActiveCampaign> campaigns) {}
 
   /** A campaign with claims on this instance. */
