@@ -44,15 +44,7 @@ class ShowUpsTest {
   @Test
   void whenAQuarterComeBackTheShareIsAQuarter() {
     ShowUps showUps = new ShowUps();
-    for (int s = 0; s < 20; s++) {
-      Instant now = T0.plusSeconds(s);
-      for (int i = 0; i < 100; i++) {
-        showUps.told(now, now);
-        if (s > 0 && i % 4 == 0) {
-          showUps.back(now.plusMillis(10));
-        }
-      }
-    }
+    tellAndSeeBack(showUps, 20, 100, 25);
     assertThat(showUps.share(T0.plusSeconds(20))).isCloseTo(0.25, within(0.01));
   }
 
@@ -60,16 +52,24 @@ class ShowUpsTest {
   @Test
   void aShareAboveTheNoiseIsTakenAsOne() {
     ShowUps showUps = new ShowUps();
-    for (int s = 0; s < 20; s++) {
+    tellAndSeeBack(showUps, 20, 100, 90);
+    assertThat(showUps.share(T0.plusSeconds(20))).isEqualTo(1);
+  }
+
+  /**
+   * For {@code seconds} seconds, tells {@code told} users a second to come back within that second,
+   * and sees {@code back} of the users of the second before come back.
+   */
+  private static void tellAndSeeBack(ShowUps showUps, int seconds, int told, int back) {
+    for (int s = 0; s < seconds; s++) {
       Instant now = T0.plusSeconds(s);
-      for (int i = 0; i < 100; i++) {
+      for (int i = 0; i < told; i++) {
         showUps.told(now, now);
-        if (s > 0 && i % 10 != 0) {
-          showUps.back(now.plusMillis(10));
-        }
+      }
+      for (int i = 0; s > 0 && i < back; i++) {
+        showUps.back(now.plusMillis(10));
       }
     }
-    assertThat(showUps.share(T0.plusSeconds(20))).isEqualTo(1);
   }
 
   /** Few users told say nothing; after seconds without claims the share starts again at 1. */
