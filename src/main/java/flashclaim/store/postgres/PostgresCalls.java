@@ -105,6 +105,14 @@ final class PostgresCalls {
     return pool.getConnection(wait);
   }
 
+  /**
+   * A pooled connection that the caller holds beyond one step and closes itself ({@link
+   * PostgresSnapshot}); the pool's own connection timeout bounds the wait.
+   */
+  Connection borrow() throws SQLException {
+    return dataSource.getConnection();
+  }
+
   /** Runs {@code step} as one transaction: committed if it returns, rolled back if it throws. */
   <T> T inTransaction(String what, Step<T> step) {
     try {

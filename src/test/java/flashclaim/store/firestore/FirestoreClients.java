@@ -137,16 +137,27 @@ public final class FirestoreClients implements StoreClients {
 
   @Override
   public AuditStore auditStore(int i, int pageSize) {
+    ReadTimeQueries queries = readTimeQueries(i); // not inside adapter(): one map update at a time
     return adapter(
         AuditStore.class,
         "/pages-of-" + pageSize,
         i,
+        db ->
+            new FirestoreAuditStore(
+                db,
+                queries,
+                new AuditConfig(pageSize, 1000, Duration.ofMinutes(1), Duration.ofMinutes(10))));
+  }
+
+  /** The reads at a read time on client {@code i}: one streaming client per Firestore client. */
+  private ReadTimeQueries readTimeQueries(int i) {
+    return adapter(
+        ReadTimeQueries.class,
+        i,
         db -> {
-          FirestoreAuditStore store =
-              new FirestoreAuditStore(
-                  db, CONFIG, new AuditConfig(pageSize, 1000, Duration.ofMinutes(1), Duration.ofMinutes(10)));
-          closeables.add(store::close);
-          return store;
+          ReadTimeQueries queries = new ReadTimeQueries(db, CONFIG);
+          closeables.add(queries::close);
+          return queries;
         });
   }
 
