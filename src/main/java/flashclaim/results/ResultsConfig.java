@@ -8,8 +8,9 @@ import io.micronaut.core.bind.annotation.Bindable;
  * sizes, timeouts) is the audit's: {@code flashclaim.audit.*}.
  *
  * @param maxExports exports one instance streams at once; the next is answered 503 {@code
- *     overloaded}. Each holds a database connection (PostgreSQL) or a query (Firestore) and a
- *     thread while it reads, for as long as its client takes to download
+ *     overloaded}. Each holds a database connection of the pool (PostgreSQL) or a query (Firestore)
+ *     for as long as its client takes to download, and a thread of the store executor while it
+ *     reads a chunk
  * @param chunkBytes about how many bytes of rows the export writes to the connection at once: what
  *     it holds in memory besides the rows of the store's current page
  */
