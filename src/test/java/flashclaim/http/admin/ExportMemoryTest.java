@@ -1,6 +1,7 @@
 package flashclaim.http.admin;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import flashclaim.results.ResultsService;
 import flashclaim.testing.Api;
@@ -10,6 +11,7 @@ import flashclaim.testing.StoreBackend;
 import flashclaim.testing.TestPostgres;
 import flashclaim.testing.Tokens;
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
@@ -36,7 +38,8 @@ import org.junit.jupiter.api.TestInstance;
  * the service) after a full collection: it never grows by more than a small part of what was
  * sent. Every row arrives, in order, with its redemption. An export whose client goes away after
  * a few lines gives its database connection back, and while it is open a second one is refused
- * with 503 {@code overloaded} ({@code flashclaim.results.max-exports} is 1 here). Not timed.
+ * with 503 {@code overloaded} ({@code flashclaim.results.max-exports} is 1 here); one whose database
+ * connection dies mid-stream breaks the download off with an error. Not timed.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ExportMemoryTest {
@@ -184,6 +187,42 @@ class ExportMemoryTest {
       open.next();
       assertThat(open.getLong(1)).as("transactions of exports still open").isZero();
     }
+  }
+
+  /**
+   * A store that fails after the first chunks (the export's database connection is terminated)
+   * can no longer change the 200: the download breaks off with an error instead of ending short as
+   * if complete, and the export is closed.
+   */
+  @Test
+  void aStoreFailureMidStreamBreaksTheDownloadOff() throws Exception {
+    HttpResponse<InputStream> response = download();
+    assertThat(response.statusCode()).isEqualTo(200);
+    try (BufferedReader rows =
+        new BufferedReader(new InputStreamReader(response.body(), StandardCharsets.UTF_8))) {
+      for (int i = 0; i < 1_000; i++) {
+        assertThat(rows.readLine()).isNotNull();
+      }
+      try (Connection c = TestPostgres.connect();
+          Statement sql = c.createStatement();
+          var terminated =
+              sql.executeQuery(
+                  "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                      + " WHERE query LIKE '%FROM claims c%' AND pid <> pg_backend_pid()")) {
+        terminated.next();
+        assertThat(terminated.getLong(1)).as("the export's connection").isEqualTo(1);
+      }
+      assertThatThrownBy(
+              () -> {
+                long lines = 1_000;
+                while (rows.readLine() != null) {
+                  lines++;
+                }
+                throw new AssertionError("the download ended cleanly after " + lines + " lines");
+              })
+          .isInstanceOf(IOException.class);
+    }
+    awaitNoExportOpen();
   }
 
   /** Waits, up to a minute, until the service has no export open: it closed what it read. */
