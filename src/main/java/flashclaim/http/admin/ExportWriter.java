@@ -29,6 +29,7 @@ final class ExportWriter {
   private final int chunkBytes;
   private final ByteArrayOutputStream chunk;
   private boolean started;
+  private byte[] first;
 
   ExportWriter(ClaimExport export, ExportFormat format, JsonMapper json, int chunkBytes) {
     this.export = export;
@@ -38,8 +39,27 @@ final class ExportWriter {
     this.chunk = new ByteArrayOutputStream(chunkBytes + 512);
   }
 
+  /**
+   * Reads the first chunk now, before the answer's status is sent: a store that fails on the first
+   * rows (the slowest: a large sorted read) is answered as any store failure, 503.
+   */
+  void start() {
+    first = next();
+  }
+
   /** Emits the next chunk, or completes when every row was written. */
   void emit(SynchronousSink<byte[]> sink) {
+    byte[] bytes = first != null ? first : next();
+    first = null;
+    if (bytes.length > 0) {
+      sink.next(bytes);
+    } else {
+      sink.complete();
+    }
+  }
+
+  /** The next chunk; empty when every row was written. */
+  private byte[] next() {
     chunk.reset();
     if (!started) {
       started = true;
@@ -50,11 +70,7 @@ final class ExportWriter {
     while (chunk.size() < chunkBytes && export.hasNext()) {
       write(export.next());
     }
-    if (chunk.size() > 0) {
-      sink.next(chunk.toByteArray());
-    } else {
-      sink.complete();
-    }
+    return chunk.toByteArray();
   }
 
   /** Ends the read: after the last chunk, or when the client went away. */

@@ -98,7 +98,14 @@ final class ResultsController {
       export.close(); // the headers are all a HEAD gets: nothing to stream
       body = null;
     } else {
-      body = stream(campaign, new ExportWriter(export, format, json, chunkBytes));
+      ExportWriter writer = new ExportWriter(export, format, json, chunkBytes);
+      try {
+        writer.start();
+      } catch (RuntimeException e) {
+        writer.close();
+        throw e;
+      }
+      body = stream(campaign, writer);
     }
     return HttpResponse.ok(body)
         .contentType(format.contentType())

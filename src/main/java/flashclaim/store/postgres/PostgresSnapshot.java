@@ -42,7 +42,7 @@ final class PostgresSnapshot implements AutoCloseable {
   static PostgresSnapshot open(PostgresCalls db, Duration statementTimeout, String what) {
     Connection connection = null;
     try {
-      connection = db.borrow();
+      connection = db.borrow(statementTimeout);
       connection.setAutoCommit(false);
       connection.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
       connection.setReadOnly(true);
