@@ -18,7 +18,7 @@ import com.tngtech.archunit.lang.SimpleConditionEvent;
 import io.micronaut.http.annotation.ServerFilter;
 
 /**
- * The layering of the service: the core (campaigns, claims, audit, locks, redemption) knows
+ * The layering of the service: the core (campaigns, claims, audit, results, locks, redemption) knows
  * nothing of the HTTP API, of the store adapters or of the HTTP, Firestore, gRPC and JDBC libraries;
  * the HTTP API reaches the store only through the core's ports; store adapters know nothing of
  * HTTP; auth learns where the data is through a port; no two packages depend on each other, however
@@ -46,6 +46,7 @@ class ArchitectureTest {
               "flashclaim.campaign..",
               "flashclaim.claim..",
               "flashclaim.audit..",
+              "flashclaim.results..",
               "flashclaim.lock..",
               "flashclaim.redemption..",
               "flashclaim.dashboard..",

@@ -59,6 +59,9 @@ final class FuzzRequests {
           "changes",
           "show",
           "audit",
+          "export",
+          "user-claims",
+          "coupon",
           "live",
           "active",
           "claim",
@@ -111,6 +114,9 @@ final class FuzzRequests {
         Tuple.of(1, adminRead("changes", "/v1/admin/campaigns/%s/changes")),
         Tuple.of(2, adminRead("show", "/v1/admin/campaigns/%s")),
         Tuple.of(1, adminRead("audit", "/v1/admin/campaigns/%s/audit")),
+        Tuple.of(2, adminRead("export", "/v1/admin/campaigns/%s/claims")),
+        Tuple.of(2, userClaims()),
+        Tuple.of(2, coupon()),
         Tuple.of(2, adminRead("live", "/v1/admin/campaigns/%s/live")),
         Tuple.of(1, activeCampaigns()),
         Tuple.of(4, claim()),
@@ -266,6 +272,44 @@ final class FuzzRequests {
     return request(route, method("GET"), campaignPath(template), adminAuth(), noBody());
   }
 
+  /** A user's claims: the seeded holder, users without claims, odd and encoded ids. */
+  private static Arbitrary<Request> userClaims() {
+    Arbitrary<String> user =
+        Arbitraries.frequencyOf(
+            Tuple.of(
+                6,
+                Arbitraries.of(
+                    SEEDED_USER, "u1", "nobody", "caf%C3%A9%20%F0%9F%98%80", "a%7Cb", "u".repeat(512))),
+            Tuple.of(3, pathIds()));
+    Arbitrary<String> path =
+        withQuery(
+            Combinators.combine(campaignIds(), user)
+                .as((c, u) -> "/v1/admin/campaigns/" + c + "/users/" + u + "/claims"));
+    return request("user-claims", method("GET"), path, adminAuth(), noBody());
+  }
+
+  /**
+   * A code's holder: mostly a seeded code in its own campaign (free, claimed or redeemed), else
+   * unknown and odd codes in any campaign.
+   */
+  private static Arbitrary<Request> coupon() {
+    Arbitrary<String> seeded =
+        Arbitraries.frequencyOf(
+            Tuple.of(6, Arbitraries.of(CODES).map(c -> OPEN + "/coupons/" + c)),
+            Tuple.of(1, Arbitraries.just(ENDED + "/coupons/" + ENDED + "-0")));
+    Arbitrary<String> code =
+        Arbitraries.frequencyOf(
+            Tuple.of(2, Arbitraries.of(CODES)),
+            Tuple.of(2, Arbitraries.of("NOPE", "A.b-c_9", "-x", ".x")),
+            Tuple.of(3, pathIds()));
+    Arbitrary<String> any = Combinators.combine(campaignIds(), code).as((c, k) -> c + "/coupons/" + k);
+    Arbitrary<String> path =
+        withQuery(
+            Arbitraries.frequencyOf(Tuple.of(3, seeded), Tuple.of(2, any))
+                .map(p -> "/v1/admin/campaigns/" + p));
+    return request("coupon", method("GET"), path, adminAuth(), noBody());
+  }
+
   private static Arbitrary<Request> activeCampaigns() {
     return request(
         "active",
@@ -416,6 +460,7 @@ final class FuzzRequests {
                     "live",
                     "audit",
                     "coupons",
+                    "users",
                     "webhooks",
                     "redemptions",
                     "health",

@@ -8,6 +8,7 @@ import flashclaim.guard.GuardStore;
 import flashclaim.idempotency.IdempotencyStore;
 import flashclaim.lock.LockStore;
 import flashclaim.redemption.RedemptionStore;
+import flashclaim.results.ResultsStore;
 
 /**
  * Several clients of one real store without a service, as several instances have: each client has
@@ -48,6 +49,12 @@ public interface StoreClients extends AutoCloseable {
    * size.
    */
   AuditStore auditStore(int i, int pageSize);
+
+  /**
+   * The results' reads on client {@code i}; the export's snapshot read in pages (Firestore) or
+   * fetches (PostgreSQL) of this size.
+   */
+  ResultsStore resultsStore(int i, int pageSize);
 
   /** Closes every client at once, as when their instance dies: what runs on them fails. */
   @Override

@@ -105,6 +105,29 @@ final class PostgresCalls {
     return pool.getConnection(wait);
   }
 
+  /**
+   * A pooled connection that the caller holds beyond one step and closes itself ({@link
+   * PostgresSnapshot}), whose statements may run for {@code statementTimeout}: the driver waits for
+   * the database that long plus {@code cancel-grace} instead of the pool's socket timeout (twice
+   * the call timeout), which the first rows of a large sorted read can take longer than. The pool's
+   * own connection timeout bounds the wait for the connection; the pool resets the network timeout
+   * when the connection comes back.
+   */
+  Connection borrow(Duration statementTimeout) throws SQLException {
+    Connection connection = dataSource.getConnection();
+    try {
+      connection.setNetworkTimeout(
+          UNUSED,
+          (int)
+              Math.min(
+                  Integer.MAX_VALUE, statementTimeout.plus(config.cancelGrace()).toMillis()));
+    } catch (SQLException | RuntimeException e) {
+      connection.close();
+      throw e;
+    }
+    return connection;
+  }
+
   /** Runs {@code step} as one transaction: committed if it returns, rolled back if it throws. */
   <T> T inTransaction(String what, Step<T> step) {
     try {

@@ -12,6 +12,7 @@ import flashclaim.guard.GuardStore;
 import flashclaim.idempotency.IdempotencyStore;
 import flashclaim.lock.LockStore;
 import flashclaim.redemption.RedemptionStore;
+import flashclaim.results.ResultsStore;
 import flashclaim.testing.StoreClients;
 import flashclaim.testing.TestEmulator;
 import java.time.Clock;
@@ -137,16 +138,42 @@ public final class FirestoreClients implements StoreClients {
 
   @Override
   public AuditStore auditStore(int i, int pageSize) {
+    ReadTimeQueries queries = readTimeQueries(i); // not inside adapter(): one map update at a time
     return adapter(
         AuditStore.class,
         "/pages-of-" + pageSize,
         i,
+        db ->
+            new FirestoreAuditStore(
+                db,
+                queries,
+                auditConfig(pageSize, 1000)));
+  }
+
+  @Override
+  public ResultsStore resultsStore(int i, int pageSize) {
+    ReadTimeQueries queries = readTimeQueries(i); // not inside adapter(): one map update at a time
+    return adapter(
+        ResultsStore.class,
+        "/pages-of-" + pageSize,
+        i,
+        db -> new FirestoreResultsStore(db, queries, auditConfig(pageSize, 1000), CONFIG));
+  }
+
+  /** The audit's settings (which the export reads with too), with these page and fetch sizes. */
+  static AuditConfig auditConfig(int pageSize, int fetchSize) {
+    return new AuditConfig(pageSize, fetchSize, Duration.ofMinutes(1), Duration.ofMinutes(10));
+  }
+
+  /** The reads at a read time on client {@code i}: one streaming client per Firestore client. */
+  private ReadTimeQueries readTimeQueries(int i) {
+    return adapter(
+        ReadTimeQueries.class,
+        i,
         db -> {
-          FirestoreAuditStore store =
-              new FirestoreAuditStore(
-                  db, CONFIG, new AuditConfig(pageSize, 1000, Duration.ofMinutes(1), Duration.ofMinutes(10)));
-          closeables.add(store::close);
-          return store;
+          ReadTimeQueries queries = new ReadTimeQueries(db, CONFIG);
+          closeables.add(queries::close);
+          return queries;
         });
   }
 

@@ -39,7 +39,8 @@ import org.junit.jupiter.api.Test;
  * <p>It starts one service instance per claim strategy with a {@link QueryRecorder} on the
  * Firestore client's channel, drives every route that queries (create a campaign, add coupons
  * given and generated, stock, claims until sold out, the caller's claims, the audit over more than
- * one page of each collection, a redemption webhook that names only the code, the list of campaigns
+ * one page of each collection, a redemption webhook that names only the code, the export over more
+ * than one page and a user's claims, the list of campaigns
  * and a campaign's change records, each over two pages), and then checks each recorded query
  * against the file by Firestore's index rules ({@link IndexCoverage}). It also checks that every query shape the code is known to issue was
  * seen, so it cannot pass by recording nothing, and that the rules reject made-up queries whose
@@ -59,6 +60,14 @@ class IndexCoverageTest {
           "RunQuery claims ORDER BY couponId ASCENDING, __name__ ASCENDING LIMIT " + AUDIT_PAGE,
           "RunQuery claims ORDER BY couponId ASCENDING, __name__ ASCENDING START_AFTER LIMIT "
               + AUDIT_PAGE,
+          // the export of the claims, and its next page, at one read time
+          "RunQuery coupons WHERE assignedTo GREATER_THAN ORDER BY assignedTo ASCENDING,"
+              + " __name__ ASCENDING LIMIT " + AUDIT_PAGE,
+          "RunQuery coupons WHERE assignedTo GREATER_THAN ORDER BY assignedTo ASCENDING,"
+              + " __name__ ASCENDING START_AFTER LIMIT " + AUDIT_PAGE,
+          // a user's claims: the range of their claim record ids
+          "RunQuery coupons WHERE assignedTo GREATER_THAN AND assignedTo GREATER_THAN_OR_EQUAL AND"
+              + " assignedTo LESS_THAN ORDER BY assignedTo ASCENDING",
           // a redemption webhook that names only the code: the lookup over every campaign
           "RunQuery coupons (group) WHERE code EQUAL LIMIT 2",
           // the list of campaigns, newest first, and its next page
@@ -340,6 +349,17 @@ class IndexCoverageTest {
     assertThat(expect(byCode, 200).json())
         .containsEntry("result", "applied")
         .containsEntry("campaignId", campaign);
+
+    // The export reads the 7 claimed coupons in pages of AUDIT_PAGE; a user's claims are one
+    // range query (a code is read by id, no query).
+    String export = expect(Api.get(url, base + "/claims", admin), 200).body();
+    assertThat(export.split("\r\n")).hasSize(1 + coupons);
+    assertThat(
+            (List<?>)
+                expect(Api.get(url, base + "/users/index-user-0/claims", admin), 200)
+                    .json()
+                    .get("claims"))
+        .hasSize(1);
 
     // The list of campaigns (two of them at least), a page of one and the next page.
     expect(

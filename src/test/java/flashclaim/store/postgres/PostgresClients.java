@@ -11,6 +11,7 @@ import flashclaim.guard.GuardStore;
 import flashclaim.idempotency.IdempotencyStore;
 import flashclaim.lock.LockStore;
 import flashclaim.redemption.RedemptionStore;
+import flashclaim.results.ResultsStore;
 import flashclaim.testing.StoreClients;
 import flashclaim.testing.TestPostgres;
 import java.sql.SQLException;
@@ -162,9 +163,21 @@ public final class PostgresClients implements StoreClients {
 
   @Override
   public AuditStore auditStore(int i, int pageSize) {
-    AuditConfig audit = new AuditConfig(100_000, pageSize, Duration.ofMinutes(1), Duration.ofMinutes(10));
+    AuditConfig audit = auditConfig(pageSize);
     return adapter(
         AuditStore.class, "/pages-of-" + pageSize, i, db -> new PostgresAuditStore(db, audit));
+  }
+
+  @Override
+  public ResultsStore resultsStore(int i, int pageSize) {
+    AuditConfig audit = auditConfig(pageSize);
+    return adapter(
+        ResultsStore.class, "/pages-of-" + pageSize, i, db -> new PostgresResultsStore(db, audit));
+  }
+
+  /** The audit's settings (which the export reads with too), with this fetch size. */
+  private static AuditConfig auditConfig(int fetchSize) {
+    return new AuditConfig(100_000, fetchSize, Duration.ofMinutes(1), Duration.ofMinutes(10));
   }
 
   @Override
