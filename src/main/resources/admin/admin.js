@@ -76,19 +76,24 @@ function problemText(answer) {
 }
 
 function showError(message) {
-  $('error').textContent = message || '';
-  $('error').hidden = !message;
-  if (message) {
-    $('notice').hidden = true;
-  }
+  showMessage('error', 'notice', message);
 }
 
 function showNotice(message) {
-  $('notice').textContent = message || '';
-  $('notice').hidden = !message;
+  showMessage('notice', 'error', message);
+}
+
+/**
+ * Shows one message in the bar that stays at the top of the window, hiding the other. Scrolling
+ * to a control (a keyboard's Tab, a link to a part of the page) keeps the control below the bar.
+ */
+function showMessage(id, other, message) {
+  $(id).textContent = message || '';
+  $(id).hidden = !message;
   if (message) {
-    $('error').hidden = true;
+    $(other).hidden = true;
   }
+  document.documentElement.style.scrollPaddingTop = $('messages').offsetHeight + 8 + 'px';
 }
 
 function clearMessages() {
@@ -147,13 +152,9 @@ function showApp() {
 async function signIn(event) {
   event.preventDefault();
   const candidate = $('token').value.trim().replace(/^Bearer\s+/i, '');
-  if (!candidate) {
-    showError('Paste an admin token first.');
-    return;
-  }
-  const answer = await call('GET', ADMIN + '?limit=' + PAGE_SIZE, { token: candidate });
-  if (answer.status !== 200) {
-    showError(problemText(answer));
+  const answer = candidate ? await call('GET', ADMIN + '?limit=' + PAGE_SIZE, { token: candidate }) : null;
+  if (!answer || answer.status !== 200) {
+    showError(answer ? problemText(answer) : 'Paste an admin token first.');
     return;
   }
   sessionStorage.setItem(TOKEN_KEY, candidate);
@@ -176,6 +177,9 @@ function signOut() {
 // ------------------------------------------------------------------ the list
 
 async function loadList(more) {
+  if (more && !next) {
+    return;
+  }
   const answer = await call('GET', ADMIN + '?limit=' + PAGE_SIZE
     + (more && next ? '&cursor=' + encodeURIComponent(next) : ''));
   if (answer.status !== 200) {
