@@ -579,7 +579,8 @@ async function exportClaims() {
     return;
   }
   const blob = await response.blob();
-  const name = id + '-claims.csv';
+  const named = /filename="([^"\/\\]+)"/.exec(response.headers.get('Content-Disposition') || '');
+  const name = named ? named[1] : id + '-claims.csv';
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
