@@ -522,6 +522,7 @@ function report(r) {
     row.insertCell().textContent = l.line;
     row.cells[0].className = 'num';
     row.insertCell().textContent = l.reason;
+    row.cells[1].className = 'wrap';
   }
   table.hidden = listed.length === 0;
   $('report-invalid-note').textContent = r.invalid === 0 ? 'No invalid line.'
