@@ -44,10 +44,10 @@ public final class FilterPaths {
     return under(request.getPath(), "/health");
   }
 
-  /** The static pages: {@code /dashboard} and {@code /app}, and below. */
+  /** The static pages: {@code /dashboard}, {@code /app} and {@code /admin}, and below. */
   public static boolean isPage(HttpRequest<?> request) {
     String path = request.getPath();
-    return under(path, "/dashboard") || under(path, "/app");
+    return under(path, "/dashboard") || under(path, "/app") || under(path, "/admin");
   }
 
   /** Whether {@code path} is {@code base} or a path below it. */

@@ -437,6 +437,11 @@ final class FuzzRequests {
             "/dashboard/dashboard.js",
             "/dashboard/dashboard.css",
             "/dashboard/nothing.js",
+            "/admin/",
+            "/admin/index.html",
+            "/admin/admin.js",
+            "/admin/admin.css",
+            "/admin/nothing.js",
             "/",
             "/favicon.ico");
     Arbitrary<Auth> auth =

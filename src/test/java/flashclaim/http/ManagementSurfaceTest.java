@@ -97,7 +97,7 @@ class ManagementSurfaceTest {
         List.of(
             "/health", "/health/liveness", "/health/readiness", "/prometheus",
             "/swagger/flashclaim-v1.yml", "/swagger-ui/index.html", "/dashboard/",
-            "/dashboard/index.html")) {
+            "/dashboard/index.html", "/app/", "/admin/", "/admin/index.html")) {
       Api.Response response = Api.get(service.url(), path, null);
       assertThat(response.status()).as("%s: %s", path, response).isEqualTo(200);
     }

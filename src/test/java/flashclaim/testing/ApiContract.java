@@ -69,7 +69,7 @@ public final class ApiContract {
 
   /** Path prefixes of answers that are not the API's. */
   static final List<String> OPERATIONAL =
-      List.of("/health", "/prometheus", "/swagger", "/app", "/dashboard", "/v1/test/");
+      List.of("/health", "/prometheus", "/swagger", "/app", "/dashboard", "/admin", "/v1/test/");
 
   private static final String PROBLEM = "application/problem+json";
   private static final Pattern TYPE =

@@ -38,6 +38,18 @@ public final class HeadlessChromium implements AutoCloseable {
     return start(width, height, new ChromeOptions());
   }
 
+  /** As {@link #start(int, int)}, saving what its pages download into {@code downloads}. */
+  public static HeadlessChromium withDownloads(int width, int height, Path downloads)
+      throws IOException {
+    ChromeOptions options = new ChromeOptions();
+    options.setExperimentalOption(
+        "prefs",
+        Map.of(
+            "download.default_directory", downloads.toAbsolutePath().toString(),
+            "download.prompt_for_download", false));
+    return start(width, height, options);
+  }
+
   /**
    * Starts a browser that shows pages as a phone of {@code width} x {@code height} CSS pixels
    * does (Chromium's mobile emulation: a desktop window cannot be narrower than 500 pixels).

@@ -10,10 +10,10 @@ import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.http.filter.ConditionalFilter;
 
 /**
- * Headers of the static pages (the dashboard, the reference claim page under {@code /app/}): they
- * handle tokens, so they run only their own script and talk only to this service (no inline
- * script, no other origin, no framing), and browsers revalidate them so that a new version of the
- * service serves a new page.
+ * Headers of the static pages (the dashboard, the reference claim page under {@code /app/}, the
+ * admin console under {@code /admin/}): they handle tokens, so they run only their own script and
+ * talk only to this service (no inline script, no other origin, no framing), and browsers
+ * revalidate them so that a new version of the service serves a new page.
  */
 @ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 final class DashboardPageFilter implements Ordered, ConditionalFilter {
