@@ -192,6 +192,9 @@ public final class FairAdmission {
       if (returning) {
         showUps.back(now);
       } else if (appointments && !Double.isNaN(meanHoldSeconds)) {
+        if (idleWithoutReturns(now)) {
+          bookedUntil = now; // nobody is coming back for the turns it holds
+        }
         Instant turn = book(now);
         if (turn.isAfter(waitUntil)) {
           refused.get(Reason.DEADLINE).increment();
@@ -405,6 +408,18 @@ public final class FairAdmission {
     } finally {
       TELLING.remove();
     }
+  }
+
+  /**
+   * Whether a slot is free, nobody waits, and none of the users told to come back in the last
+   * second but one came back in the last second: the turns the book holds are then for users who
+   * went away (a burst of clients that gave up, a load test that ended), and keeping them would
+   * refuse new users while the instance idles. Must hold {@code lock}.
+   */
+  private boolean idleWithoutReturns(Instant now) {
+    return queue.isEmpty()
+        && limiter.getInflight() < limiter.getLimit()
+        && showUps.nobodyCameBack(now);
   }
 
   /**

@@ -1,7 +1,6 @@
 package flashclaim.admission;
 
 import java.time.Instant;
-import java.util.Map;
 import java.util.TreeMap;
 
 /**
@@ -20,6 +19,8 @@ import java.util.TreeMap;
 final class ShowUps {
   /** Fewer users told to come back than this (weighted) say nothing about the share. */
   static final int MIN_TOLD = 20;
+  /** Seconds without a claim after which nothing told is still due (over max-retry-after). */
+  static final long MAX_GAP = 120;
   /** How much of the sums is kept from one second to the next. */
   static final double DECAY = 0.7;
   /**
@@ -35,6 +36,9 @@ final class ShowUps {
   private double toldSum;
   private double backSum;
   private double share = 1;
+  /** Users told to come back in the second before the last one that ended, and returns in it. */
+  private long lastTold;
+  private long lastBack;
 
   /** A refused user was told, {@code now}, to come back at {@code at}. */
   void told(Instant now, Instant at) {
@@ -49,6 +53,15 @@ final class ShowUps {
   }
 
   /**
+   * Whether at least {@link #MIN_TOLD} users were told to come back in the second before the last
+   * one that ended, and none came back in that last second.
+   */
+  boolean nobodyCameBack(Instant now) {
+    roll(now);
+    return lastTold >= MIN_TOLD && lastBack == 0;
+  }
+
+  /**
    * The share of users told to come back who did, between 0 and 1; 1 until measured, and 1 while
    * it is above {@link #NOISE}, which counting returns second by second gives when everyone comes
    * back.
@@ -58,31 +71,33 @@ final class ShowUps {
     return share > NOISE ? 1 : share;
   }
 
-  /** Ends the second before {@code now}'s, if it has not ended yet. */
+  /** Ends the seconds before {@code now}'s that have not ended yet, one by one. */
   private void roll(Instant now) {
     long current = now.getEpochSecond();
     if (current <= second) {
       return;
     }
-    if (current == second + 1) {
-      long[] due = told.get(second - 1);
-      toldSum = toldSum * DECAY + (due == null ? 0 : due[0]);
-      backSum = backSum * DECAY + backThisSecond;
-      if (toldSum >= MIN_TOLD) {
-        share = Math.min(1, backSum / toldSum);
-      }
-    } else {
-      // seconds without a claim: what came before says nothing about now
+    if (second == Long.MIN_VALUE || current - second > MAX_GAP) {
+      // nothing told is still due after so long: start again
+      told.clear();
       toldSum = 0;
       backSum = 0;
       share = 1;
+      lastTold = 0;
+      lastBack = 0;
+    } else {
+      for (long ended = second; ended < current; ended++) {
+        long[] due = told.remove(ended - 1);
+        lastTold = due == null ? 0 : due[0];
+        lastBack = ended == second ? backThisSecond : 0;
+        toldSum = toldSum * DECAY + lastTold;
+        backSum = backSum * DECAY + lastBack;
+        if (toldSum >= MIN_TOLD) {
+          share = Math.min(1, backSum / toldSum);
+        }
+      }
     }
     second = current;
     backThisSecond = 0;
-    for (Map.Entry<Long, long[]> e = told.firstEntry();
-        e != null && e.getKey() < current - 1;
-        e = told.firstEntry()) {
-      told.pollFirstEntry();
-    }
   }
 }

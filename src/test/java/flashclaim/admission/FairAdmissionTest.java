@@ -267,6 +267,35 @@ class FairAdmissionTest {
   }
 
   /**
+   * A burst of new users who then all went away (a load test that ended, clients that gave up)
+   * leaves turns in the book for seconds ahead; once the users due back have not come, a new user
+   * on the idle instance is served at once instead of being told to wait for them.
+   */
+  @Test
+  void anIdleInstanceDropsTheTurnsOfUsersWhoWentAway() {
+    FairAdmission admission = withAppointments(4, 10, () -> 0.5);
+    measureHoldTime(admission, Duration.ofMillis(100)); // a turn every 25 ms
+    Instant burst = clock.instant();
+    for (int i = 0; i < 200; i++) { // turns up to 5 s ahead
+      CompletableFuture<Entry> entry =
+          admission.enter(burst, burst.plusMillis(100)).toCompletableFuture();
+      if (entry.isDone() && entry.join() instanceof Entry.Admitted admitted) {
+        admitted.permit().release(Result.IGNORED);
+      }
+    }
+    clock.move(Duration.ofMillis(500));
+    Instant soon = clock.instant();
+    assertThat(refused(admission.enter(soon, soon.plusMillis(100))).reason())
+        .as("the users due back may still come")
+        .isEqualTo(Reason.DEADLINE);
+
+    clock.move(Duration.ofMillis(2_600)); // those due in the second after the burst did not come
+    Instant later = clock.instant();
+    assertThat(admission.enter(later, later.plusMillis(100)).toCompletableFuture().join())
+        .isInstanceOf(Entry.Admitted.class);
+  }
+
+  /**
    * With appointments, a claim refused from the line (its wait ended, or the line was full) is
    * told its expected turn by its place, without jitter: those before it over the drain rate.
    */

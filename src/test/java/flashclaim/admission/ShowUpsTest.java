@@ -57,6 +57,31 @@ class ShowUpsTest {
   }
 
   /**
+   * Users told to come back in a second, none of whom came back in the next: they went away, also
+   * when no claim at all came meanwhile. One who came back, or too few told, say otherwise.
+   */
+  @Test
+  void nobodyCameBackWhenUsersWereDueAndNoneReturned() {
+    ShowUps showUps = new ShowUps();
+    for (int i = 0; i < 30; i++) {
+      showUps.told(T0, T0.plusMillis(1_500)); // due in the second after T0's
+    }
+    assertThat(showUps.nobodyCameBack(T0.plusMillis(2_500))).as("the second of returns not over").isFalse();
+    assertThat(showUps.nobodyCameBack(T0.plusSeconds(3))).as("no claim since T0").isTrue();
+
+    ShowUps oneBack = new ShowUps();
+    for (int i = 0; i < 30; i++) {
+      oneBack.told(T0, T0.plusMillis(1_500));
+    }
+    oneBack.back(T0.plusMillis(2_100));
+    assertThat(oneBack.nobodyCameBack(T0.plusSeconds(3))).isFalse();
+
+    ShowUps few = new ShowUps();
+    few.told(T0, T0.plusMillis(1_500));
+    assertThat(few.nobodyCameBack(T0.plusSeconds(3))).isFalse();
+  }
+
+  /**
    * For {@code seconds} seconds, tells {@code told} users a second to come back within that second,
    * and sees {@code back} of the users of the second before come back.
    */
@@ -72,7 +97,7 @@ class ShowUpsTest {
     }
   }
 
-  /** Few users told say nothing; after seconds without claims the share starts again at 1. */
+  /** Few users told say nothing; after minutes without claims the share starts again at 1. */
   @Test
   void fewUsersOrAGapSayNothing() {
     ShowUps showUps = new ShowUps();
@@ -87,6 +112,6 @@ class ShowUpsTest {
       }
     }
     assertThat(showUps.share(T0.plusSeconds(10))).isZero();
-    assertThat(showUps.share(T0.plusSeconds(60))).as("after a minute without claims").isEqualTo(1);
+    assertThat(showUps.share(T0.plusSeconds(200))).as("after minutes without claims").isEqualTo(1);
   }
 }
