@@ -21,6 +21,25 @@ import java.lang.annotation.RetentionPolicy;
 final class AdminApiDocs {
   private AdminApiDocs() {}
 
+  /**
+   * The summary of add-coupons, whose JSON and file variants are two methods that the document
+   * shows as one operation.
+   */
+  static final String ADD_COUPONS =
+      "Adds coupon codes: given or generated (a JSON body), or read from a file as it streams in"
+          + " (text/plain, one code per line; text/csv, with a header row that names a 'code'"
+          + " column); codes already present are skipped (admin)";
+
+  /** The description of add-coupons. */
+  static final String ADD_COUPONS_DETAIL =
+      "A file is up to flashclaim.http.bodies.file-max-size (256 MB by default), UTF-8; a"
+          + " byte-order mark and CRLF line ends are tolerated, blank lines ignored, a CSV's other"
+          + " columns ignored and its fields may be quoted. Its answer (an import report) comes once"
+          + " the whole file is read and added; meanwhile GET"
+          + " /v1/admin/campaigns/{id}/imports/{importId}, on the same instance, shows its progress."
+          + " Repeating a failed upload is safe: what it added is skipped. A file upload does not"
+          + " use an Idempotency-Key: it is repeatable by itself.";
+
   /** The route's statuses and problem types. */
   @Retention(RetentionPolicy.RUNTIME)
   @Operation(summary = "Creates a campaign (admin)", parameters =
@@ -72,7 +91,7 @@ final class AdminApiDocs {
 
   /** The route's statuses and problem types. */
   @Retention(RetentionPolicy.RUNTIME)
-  @Operation(summary = "Adds coupon codes, given or generated; codes already present are skipped (admin)", parameters =
+  @Operation(summary = ADD_COUPONS, description = ADD_COUPONS_DETAIL, parameters =
       @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = ProblemDocs.IDEMPOTENCY_KEY_DOC, schema = @Schema(type = "string", maxLength = 255)))
   @ApiResponse(responseCode = "200", description = "OK",
       content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = AdminController.Added.class)))
@@ -87,6 +106,30 @@ final class AdminApiDocs {
   @ApiResponse(responseCode = "503", ref = ProblemDocs.RESPONSES + "Unavailable")
   @SecurityRequirement(name = "bearer")
   @interface AddCoupons {}
+
+  /**
+   * The file variant of {@link AddCoupons}: its header and report. The document shows both as one
+   * operation, with the error answers of {@link AddCoupons}, which the file variant gives too.
+   */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Operation(summary = ADD_COUPONS, description = ADD_COUPONS_DETAIL,
+      parameters = @Parameter(in = ParameterIn.HEADER, name = "Import-Id",
+          description = "the import's id, 1 to 64 characters of A-Z, a-z, 0-9, '_' or '-'; without it the service makes one. Answered in the Import-Id header",
+          schema = @Schema(type = "string", pattern = "^[A-Za-z0-9_-]{1,64}$")))
+  @ApiResponse(responseCode = "200", description = "OK: the whole file was read",
+      headers = @Header(name = "Import-Id", description = "a file's import id (not on a JSON body)", schema = @Schema(type = "string")),
+      content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = AdminController.ImportReport.class)))
+  @SecurityRequirement(name = "bearer")
+  @interface AddCouponsFile {}
+
+  /** The route's statuses and problem types. */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Operation(summary = "The state of an import of codes from a file, while it runs and for flashclaim.seeding.files.retention after; kept by the instance that runs it (admin)")
+  @ApiResponse(responseCode = "200", description = "OK",
+      content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = AdminController.ImportState.class)))
+  @ApiResponse(responseCode = "404", ref = ProblemDocs.RESPONSES + "ImportNotFound")
+  @ProblemDocs.AdminRead
+  @interface ImportState {}
 
   /** The route's statuses and problem types. */
   @Retention(RetentionPolicy.RUNTIME)
