@@ -13,9 +13,8 @@ import java.time.Duration;
  *     one is reported invalid and not kept
  * @param maxRunning imports that may run on one instance at once; one more is answered 503 with
  *     Retry-After before its body is read
- * @param maxKept import states one instance keeps for {@code GET
- *     /v1/admin/campaigns/{id}/imports/{importId}}, running ones included; the oldest finished one
- *     is forgotten first
+ * @param maxKept import states one instance keeps for the import resource (the GET of an import
+ *     by its id), running ones included; the oldest finished one is forgotten first
  * @param retention how long the state of a finished import stays readable
  */
 @ConfigurationProperties("flashclaim.seeding.files")

@@ -7,6 +7,7 @@ import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import java.lang.annotation.Retention;
@@ -91,10 +92,21 @@ final class AdminApiDocs {
 
   /** The route's statuses and problem types. */
   @Retention(RetentionPolicy.RUNTIME)
-  @Operation(summary = ADD_COUPONS, description = ADD_COUPONS_DETAIL, parameters =
-      @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = ProblemDocs.IDEMPOTENCY_KEY_DOC, schema = @Schema(type = "string", maxLength = 255)))
-  @ApiResponse(responseCode = "200", description = "OK",
-      content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = AdminController.Added.class)))
+  @Operation(summary = ADD_COUPONS, description = ADD_COUPONS_DETAIL,
+      requestBody = @RequestBody(required = true, content = {
+          @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = AdminController.AddCoupons.class)),
+          @Content(mediaType = "text/plain", schema = @Schema(type = "string", format = "binary",
+              description = "one code per line")),
+          @Content(mediaType = "text/csv", schema = @Schema(type = "string", format = "binary",
+              description = "a header row that names a 'code' column, then one row per code"))}),
+      parameters = {
+          @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = ProblemDocs.IDEMPOTENCY_KEY_DOC + " Not used on a file.", schema = @Schema(type = "string", maxLength = 255)),
+          @Parameter(in = ParameterIn.HEADER, name = "Import-Id",
+              description = "a file's import id, 1 to 64 characters of A-Z, a-z, 0-9, '_' or '-'; without it the service makes one. Answered in the Import-Id header",
+              schema = @Schema(type = "string", pattern = "^[A-Za-z0-9_-]{1,64}$"))})
+  @ApiResponse(responseCode = "200", description = "OK: {added, skipped} for a JSON body, the import report for a file",
+      headers = @Header(name = "Import-Id", description = "a file's import id (not on a JSON body)", schema = @Schema(type = "string")),
+      content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(anyOf = {AdminController.Added.class, AdminController.ImportReport.class})))
   @ApiResponse(responseCode = "400", ref = ProblemDocs.RESPONSES + "BadPost")
   @ApiResponse(responseCode = "401", ref = ProblemDocs.RESPONSES + "Unauthorized")
   @ApiResponse(responseCode = "403", ref = ProblemDocs.RESPONSES + "Forbidden")
@@ -106,21 +118,6 @@ final class AdminApiDocs {
   @ApiResponse(responseCode = "503", ref = ProblemDocs.RESPONSES + "Unavailable")
   @SecurityRequirement(name = "bearer")
   @interface AddCoupons {}
-
-  /**
-   * The file variant of {@link AddCoupons}: its header and report. The document shows both as one
-   * operation, with the error answers of {@link AddCoupons}, which the file variant gives too.
-   */
-  @Retention(RetentionPolicy.RUNTIME)
-  @Operation(summary = ADD_COUPONS, description = ADD_COUPONS_DETAIL,
-      parameters = @Parameter(in = ParameterIn.HEADER, name = "Import-Id",
-          description = "the import's id, 1 to 64 characters of A-Z, a-z, 0-9, '_' or '-'; without it the service makes one. Answered in the Import-Id header",
-          schema = @Schema(type = "string", pattern = "^[A-Za-z0-9_-]{1,64}$")))
-  @ApiResponse(responseCode = "200", description = "OK: the whole file was read",
-      headers = @Header(name = "Import-Id", description = "a file's import id (not on a JSON body)", schema = @Schema(type = "string")),
-      content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = AdminController.ImportReport.class)))
-  @SecurityRequirement(name = "bearer")
-  @interface AddCouponsFile {}
 
   /** The route's statuses and problem types. */
   @Retention(RetentionPolicy.RUNTIME)

@@ -49,6 +49,7 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.security.annotation.Secured;
 import io.micronaut.security.authentication.Authentication;
 import io.micronaut.serde.annotation.Serdeable;
+import io.swagger.v3.oas.annotations.Hidden;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.io.IOException;
 import java.io.InputStream;
@@ -275,7 +276,12 @@ final class AdminController {
   /** {@code text/csv}, a CSV file with a header row that names a {@code code} column. */
   static final String CSV = "text/csv";
 
-  @AdminApiDocs.AddCouponsFile
+  /**
+   * The file variant of {@link #addCoupons}, left out of the document: {@link
+   * AdminApiDocs.AddCoupons} describes both as one operation (the generator would merge two methods
+   * on one path and write a null example, which is not a valid body).
+   */
+  @Hidden
   @Post("/{id}/coupons")
   @Consumes({CSV, MediaType.TEXT_PLAIN})
   @TakesBody(TakesBody.Limit.FILE)
