@@ -6,7 +6,6 @@ import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.StoreBackend;
 import flashclaim.testing.Tokens;
 import java.net.http.HttpRequest;
-import java.time.Instant;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -32,10 +31,7 @@ public final class FileUploadTiming {
     String store = given.getOrDefault("store", "postgres");
     int codes = Integer.parseInt(given.getOrDefault("codes", "100000"));
     int rounds = Integer.parseInt(given.getOrDefault("rounds", "3"));
-    System.out.printf(
-        "%s, %d cores, Java %s, store %s, command: FileUploadTiming %s%n",
-        Instant.now(), Runtime.getRuntime().availableProcessors(),
-        System.getProperty("java.version"), store, String.join(" ", args));
+    BenchArguments.printBanner("FileUploadTiming", store, args);
     StoreBackend backend = StoreBackend.named(store);
     Map<String, Object> properties = new HashMap<>(backend.properties());
     properties.put("micronaut.health.monitor.enabled", false);
