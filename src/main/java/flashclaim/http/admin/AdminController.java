@@ -288,13 +288,12 @@ final class AdminController {
   HttpResponse<?> addCouponsFile(
       @PathVariable String id,
       @Nullable @Header(IMPORT_ID) String importId,
-      @Nullable @Header(HttpHeaders.CONTENT_TYPE) String contentType,
       @Nullable @Body InputStream body,
       HttpRequest<?> request) {
     CampaignId campaign = new CampaignId(id);
     ImportId named = importId == null ? ImportId.random() : new ImportId(importId);
     CodeFile.Format format =
-        contentType != null && MediaType.of(contentType).getName().equalsIgnoreCase(CSV)
+        request.getContentType().map(MediaType::getName).filter(CSV::equalsIgnoreCase).isPresent()
             ? CodeFile.Format.CSV
             : CodeFile.Format.LINES;
     InputStream file =
