@@ -18,4 +18,12 @@ final class BenchArguments {
     }
     return given;
   }
+
+  /** Prints the first line of a benchmark's output: when, on what machine, which store and command. */
+  static void printBanner(String benchmark, String store, String[] args) {
+    System.out.printf(
+        "%s, %d cores, Java %s, store %s, command: %s %s%n",
+        java.time.Instant.now(), Runtime.getRuntime().availableProcessors(),
+        System.getProperty("java.version"), store, benchmark, String.join(" ", args));
+  }
 }

@@ -12,7 +12,6 @@ import flashclaim.testing.PostgresBackend;
 import flashclaim.testing.StoreBackend;
 import flashclaim.testing.TestEmulator;
 import io.micronaut.context.ApplicationContext;
-import java.time.Instant;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -39,10 +38,7 @@ public final class SeedAndAuditTiming {
     String store = given.getOrDefault("store", "firestore");
     int codes = Integer.parseInt(given.getOrDefault("codes", "100000"));
     int claims = Integer.parseInt(given.getOrDefault("claims", "5000"));
-    System.out.printf(
-        "%s, %d cores, Java %s, store %s, command: SeedAndAuditTiming %s%n",
-        Instant.now(), Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
-        store, String.join(" ", args));
+    BenchArguments.printBanner("SeedAndAuditTiming", store, args);
     Map<String, Object> properties;
     StoreBackend backend = null;
     if (store.equals("postgres")) {

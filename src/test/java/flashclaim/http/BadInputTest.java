@@ -564,7 +564,10 @@ class BadInputTest {
     return Stream.of("text/plain", "application/xml", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x")
         .flatMap(
             type ->
-                Stream.of(Route.CREATE, Route.ADD_COUPONS).map(route -> Arguments.of(route, type)));
+                Stream.of(Route.CREATE, Route.ADD_COUPONS)
+                    // add-coupons takes a file of codes as text/plain (CodeUploadTest)
+                    .filter(route -> !(route == Route.ADD_COUPONS && type.equals("text/plain")))
+                    .map(route -> Arguments.of(route, type)));
   }
 
   @ParameterizedTest(name = "{0} {1}")

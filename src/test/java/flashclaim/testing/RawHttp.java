@@ -91,6 +91,17 @@ public final class RawHttp {
   }
 
   /**
+   * The answer to a request written by hand on {@code socket} (a body sent in parts, or cut off),
+   * held to the OpenAPI document.
+   */
+  public static Api.Response answer(Socket socket, String method, String target)
+      throws IOException {
+    Api.Response response = read(socket.getInputStream(), method.equals("HEAD"));
+    ApiContract.check(method, target, response);
+    return response;
+  }
+
+  /**
    * The answer, read as far as its framing says (a server that keeps the connection open after a
    * complete answer does not hold the test up), or to the end of the stream when it has none. A
    * reset after part of an answer keeps what came.

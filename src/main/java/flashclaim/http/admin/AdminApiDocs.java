@@ -7,6 +7,7 @@ import io.swagger.v3.oas.annotations.enums.ParameterIn;
 import io.swagger.v3.oas.annotations.headers.Header;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.parameters.RequestBody;
 import io.swagger.v3.oas.annotations.responses.ApiResponse;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import java.lang.annotation.Retention;
@@ -20,6 +21,25 @@ import java.lang.annotation.RetentionPolicy;
  */
 final class AdminApiDocs {
   private AdminApiDocs() {}
+
+  /**
+   * The summary of add-coupons, whose JSON and file variants are two methods that the document
+   * shows as one operation.
+   */
+  static final String ADD_COUPONS =
+      "Adds coupon codes: given or generated (a JSON body), or read from a file as it streams in"
+          + " (text/plain, one code per line; text/csv, with a header row that names a 'code'"
+          + " column); codes already present are skipped (admin)";
+
+  /** The description of add-coupons. */
+  static final String ADD_COUPONS_DETAIL =
+      "A file is up to flashclaim.http.bodies.file-max-size (256 MB by default), UTF-8; a"
+          + " byte-order mark and CRLF line ends are tolerated, blank lines ignored, a CSV's other"
+          + " columns ignored and its fields may be quoted. Its answer (an import report) comes once"
+          + " the whole file is read and added; meanwhile GET"
+          + " /v1/admin/campaigns/{id}/imports/{importId}, on the same instance, shows its progress."
+          + " Repeating a failed upload is safe: what it added is skipped. A file upload does not"
+          + " use an Idempotency-Key: it is repeatable by itself.";
 
   /** The route's statuses and problem types. */
   @Retention(RetentionPolicy.RUNTIME)
@@ -72,10 +92,21 @@ final class AdminApiDocs {
 
   /** The route's statuses and problem types. */
   @Retention(RetentionPolicy.RUNTIME)
-  @Operation(summary = "Adds coupon codes, given or generated; codes already present are skipped (admin)", parameters =
-      @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = ProblemDocs.IDEMPOTENCY_KEY_DOC, schema = @Schema(type = "string", maxLength = 255)))
-  @ApiResponse(responseCode = "200", description = "OK",
-      content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = AdminController.Added.class)))
+  @Operation(summary = ADD_COUPONS, description = ADD_COUPONS_DETAIL,
+      requestBody = @RequestBody(required = true, content = {
+          @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = AdminController.AddCoupons.class)),
+          @Content(mediaType = "text/plain", schema = @Schema(type = "string", format = "binary",
+              description = "one code per line")),
+          @Content(mediaType = "text/csv", schema = @Schema(type = "string", format = "binary",
+              description = "a header row that names a 'code' column, then one row per code"))}),
+      parameters = {
+          @Parameter(in = ParameterIn.HEADER, name = "Idempotency-Key", description = ProblemDocs.IDEMPOTENCY_KEY_DOC + " Not used on a file.", schema = @Schema(type = "string", maxLength = 255)),
+          @Parameter(in = ParameterIn.HEADER, name = "Import-Id",
+              description = "a file's import id, 1 to 64 characters of A-Z, a-z, 0-9, '_' or '-'; without it the service makes one. Answered in the Import-Id header",
+              schema = @Schema(type = "string", pattern = "^[A-Za-z0-9_-]{1,64}$"))})
+  @ApiResponse(responseCode = "200", description = "OK: {added, skipped} for a JSON body, the import report for a file",
+      headers = @Header(name = "Import-Id", description = "a file's import id (not on a JSON body)", schema = @Schema(type = "string")),
+      content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(anyOf = {AdminController.Added.class, AdminController.ImportReport.class})))
   @ApiResponse(responseCode = "400", ref = ProblemDocs.RESPONSES + "BadPost")
   @ApiResponse(responseCode = "401", ref = ProblemDocs.RESPONSES + "Unauthorized")
   @ApiResponse(responseCode = "403", ref = ProblemDocs.RESPONSES + "Forbidden")
@@ -87,6 +118,15 @@ final class AdminApiDocs {
   @ApiResponse(responseCode = "503", ref = ProblemDocs.RESPONSES + "Unavailable")
   @SecurityRequirement(name = "bearer")
   @interface AddCoupons {}
+
+  /** The route's statuses and problem types. */
+  @Retention(RetentionPolicy.RUNTIME)
+  @Operation(summary = "The state of an import of codes from a file, while it runs and for flashclaim.seeding.files.retention after; kept by the instance that runs it (admin)")
+  @ApiResponse(responseCode = "200", description = "OK",
+      content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = AdminController.ImportState.class)))
+  @ApiResponse(responseCode = "404", ref = ProblemDocs.RESPONSES + "ImportNotFound")
+  @ProblemDocs.AdminRead
+  @interface ImportState {}
 
   /** The route's statuses and problem types. */
   @Retention(RetentionPolicy.RUNTIME)

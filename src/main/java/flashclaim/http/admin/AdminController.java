@@ -11,11 +11,17 @@ import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CampaignPatch;
 import flashclaim.campaign.CampaignService;
 import flashclaim.campaign.ChangePage;
+import flashclaim.campaign.CodeFile;
+import flashclaim.campaign.CodeImports;
 import flashclaim.campaign.CodePrefix;
 import flashclaim.campaign.CouponCode;
 import flashclaim.campaign.CouponStore;
+import flashclaim.campaign.ImportId;
 import flashclaim.campaign.Stock;
+import flashclaim.http.HttpConfig;
 import flashclaim.http.HttpExecutors;
+import flashclaim.http.body.BodyConfig;
+import flashclaim.http.body.StreamedBody;
 import flashclaim.http.body.StrictJson;
 import flashclaim.http.body.TakesBody;
 import flashclaim.http.problem.CampaignNotFound;
@@ -43,8 +49,10 @@ import io.micronaut.scheduling.annotation.ExecuteOn;
 import io.micronaut.security.annotation.Secured;
 import io.micronaut.security.authentication.Authentication;
 import io.micronaut.serde.annotation.Serdeable;
+import io.swagger.v3.oas.annotations.Hidden;
 import io.swagger.v3.oas.annotations.media.Schema;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Instant;
@@ -71,15 +79,28 @@ final class AdminController {
   private static final Pattern ENTITY_TAG = Pattern.compile("\"(\\d{1,18})\"");
 
   private final CampaignService campaigns;
+  private final CodeImports imports;
   private final AuditService audits;
   private final JsonMapper json;
   private final Clock clock;
+  private final BodyConfig bodies;
+  private final HttpConfig http;
 
-  AdminController(CampaignService campaigns, AuditService audits, JsonMapper json, Clock clock) {
+  AdminController(
+      CampaignService campaigns,
+      CodeImports imports,
+      AuditService audits,
+      JsonMapper json,
+      Clock clock,
+      BodyConfig bodies,
+      HttpConfig http) {
     this.campaigns = campaigns;
+    this.imports = imports;
     this.audits = audits;
     this.json = json;
     this.clock = clock;
+    this.bodies = bodies;
+    this.http = http;
   }
 
   @AdminApiDocs.ListCampaigns
@@ -221,6 +242,7 @@ final class AdminController {
 
   @AdminApiDocs.AddCoupons
   @Post("/{id}/coupons")
+  @Consumes(MediaType.APPLICATION_JSON)
   HttpResponse<?> addCoupons(
       @PathVariable String id, @Body AddCoupons body, HttpRequest<?> request) {
     CampaignId campaign = new CampaignId(id);
@@ -246,6 +268,80 @@ final class AdminController {
     return result
         .<HttpResponse<?>>map(r -> HttpResponse.ok(new Added(r.added(), r.skipped())))
         .orElseGet(() -> CampaignNotFound.response(id, request.getPath()));
+  }
+
+  /** The header that names an import of codes from a file. */
+  static final String IMPORT_ID = "Import-Id";
+
+  /** {@code text/csv}, a CSV file with a header row that names a {@code code} column. */
+  static final String CSV = "text/csv";
+
+  /**
+   * The file variant of {@link #addCoupons}, left out of the document: {@link
+   * AdminApiDocs.AddCoupons} describes both as one operation (the generator would merge two methods
+   * on one path and write a null example, which is not a valid body).
+   */
+  @Hidden
+  @Post("/{id}/coupons")
+  @Consumes({CSV, MediaType.TEXT_PLAIN})
+  @TakesBody(TakesBody.Limit.FILE)
+  HttpResponse<?> addCouponsFile(
+      @PathVariable String id,
+      @Nullable @Header(IMPORT_ID) String importId,
+      @Nullable @Body InputStream body,
+      HttpRequest<?> request) {
+    CampaignId campaign = new CampaignId(id);
+    ImportId named = importId == null ? ImportId.random() : new ImportId(importId);
+    CodeFile.Format format =
+        request.getContentType().map(MediaType::getName).filter(CSV::equalsIgnoreCase).isPresent()
+            ? CodeFile.Format.CSV
+            : CodeFile.Format.LINES;
+    InputStream file =
+        StreamedBody.limited(
+            body == null ? InputStream.nullInputStream() : body, bodies.fileMaxSize());
+    String path = request.getPath();
+    CodeImports.Outcome outcome;
+    try {
+      outcome = imports.run(campaign, named, file, format);
+    } catch (StreamedBody.TooLarge e) {
+      return e.response(path).header(IMPORT_ID, named.value());
+    } catch (IOException e) {
+      return ProblemType.INVALID_REQUEST
+          .response("the request body could not be read to its end", path)
+          .header(IMPORT_ID, named.value());
+    }
+    if (outcome instanceof CodeImports.Outcome.Done done) {
+      return HttpResponse.ok(ImportReport.of(done.report())).header(IMPORT_ID, named.value());
+    } else if (outcome instanceof CodeImports.Outcome.UnknownCampaign) {
+      return CampaignNotFound.response(id, path);
+    } else if (outcome instanceof CodeImports.Outcome.AlreadyRunning) {
+      return ProblemType.CONCURRENT_MODIFICATION.retryLater(
+          "an import with the Import-Id '" + named + "' is running into this campaign",
+          path,
+          http.retryAfter());
+    }
+    return ProblemType.OVERLOADED.retryLater(
+        "this instance runs as many imports as it may; retry later", path, http.retryAfter());
+  }
+
+  @AdminApiDocs.ImportState
+  @Get("/{id}/imports/{importId}")
+  HttpResponse<?> importState(
+      @PathVariable String id, @PathVariable String importId, HttpRequest<?> request) {
+    ImportId named = new ImportId(importId);
+    return imports
+        .state(new CampaignId(id), named)
+        .<HttpResponse<?>>map(p -> HttpResponse.ok(ImportState.of(p)))
+        .orElseGet(
+            () ->
+                ProblemType.IMPORT_NOT_FOUND.response(
+                    "this instance knows no import '"
+                        + named
+                        + "' into campaign '"
+                        + id
+                        + "': it ran on another instance, or ended more than"
+                        + " flashclaim.seeding.files.retention ago",
+                    request.getPath()));
   }
 
   @AdminApiDocs.Audit
@@ -382,6 +478,60 @@ final class AdminController {
   @Serdeable
   record ChangeList(
       @JsonInclude(JsonInclude.Include.ALWAYS) List<ChangeView> changes, @Nullable String next) {}
+
+  /**
+   * The report of an import of codes from a file: {@code lines} not blank (nor the CSV header),
+   * of which {@code added} new codes, {@code skipped} codes already in the pool or earlier in the
+   * file, {@code invalid} without a valid code; the first 100 invalid lines with their numbers.
+   */
+  @Serdeable
+  record ImportReport(
+      String importId,
+      long lines,
+      long added,
+      long skipped,
+      long invalid,
+      @JsonInclude(JsonInclude.Include.ALWAYS) List<InvalidLine> invalidLines) {
+    static ImportReport of(CodeImports.Report report) {
+      CodeImports.Progress p = report.progress();
+      return new ImportReport(
+          p.id().value(),
+          p.lines(),
+          p.added(),
+          p.skipped(),
+          p.invalid(),
+          report.invalidLines().stream()
+              .map(l -> new InvalidLine(l.line(), l.reason()))
+              .toList());
+    }
+  }
+
+  /** A line of the file without a valid code: its number (from 1, the header included) and why. */
+  @Serdeable
+  record InvalidLine(long line, String reason) {}
+
+  /**
+   * The state of an import while it runs and for a while after: {@code added} and {@code skipped}
+   * count the batches written so far.
+   */
+  @Serdeable
+  record ImportState(
+      String importId,
+      @Schema(allowableValues = {"running", "done", "failed"}) String state,
+      long lines,
+      long added,
+      long skipped,
+      long invalid) {
+    static ImportState of(CodeImports.Progress p) {
+      return new ImportState(
+          p.id().value(),
+          p.state().name().toLowerCase(java.util.Locale.ROOT),
+          p.lines(),
+          p.added(),
+          p.skipped(),
+          p.invalid());
+    }
+  }
 
   /** Counts of the pool. */
   @Serdeable

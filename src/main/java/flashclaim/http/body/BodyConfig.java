@@ -7,11 +7,17 @@ import java.time.Duration;
 
 /**
  * Limits on request bodies ({@code flashclaim.http.bodies.*}), applied by {@link BodyLimitFilter}
- * before a body is buffered. {@code micronaut.server.max-request-size} stays the framework's
- * ceiling above all of them: keep it at least {@code admin-max-size}.
+ * before a body is buffered. {@code micronaut.server.max-request-buffer-size} is the framework's
+ * ceiling on a body it holds whole: keep it at least {@code admin-max-size}; {@code
+ * micronaut.server.max-request-size} its ceiling on a streamed one: keep it at least {@code
+ * file-max-size}.
  *
  * @param adminMaxSize the largest body of an admin route ({@code /v1/admin/**}), e.g. a seeding
  *     request with its codes; read only once the caller is known to be an admin
+ * @param fileMaxSize the largest file of codes an admin may upload ({@code text/csv} or {@code
+ *     text/plain} to add-coupons, 1,000,000 codes of up to 64 characters and more): streamed to
+ *     the route, never held whole, so it costs no memory; it bounds how long one upload may go on.
+ *     {@code micronaut.server.max-request-size} must be at least this
  * @param webhookMaxSize the largest body of a redemption webhook delivery
  * @param defaultMaxSize the largest body of every other route; these take no body (the claim
  *     route included), so one up to this size is ignored and a larger one is refused
@@ -25,6 +31,7 @@ import java.time.Duration;
 @ConfigurationProperties("flashclaim.http.bodies")
 public record BodyConfig(
     @Bindable(defaultValue = "8MB") @ReadableBytes int adminMaxSize,
+    @Bindable(defaultValue = "256MB") @ReadableBytes int fileMaxSize,
     @Bindable(defaultValue = "64KB") @ReadableBytes int webhookMaxSize,
     @Bindable(defaultValue = "1KB") @ReadableBytes int defaultMaxSize,
     @Bindable(defaultValue = "4MB") @ReadableBytes int sharedBudget,
@@ -36,6 +43,9 @@ public record BodyConfig(
       throw new IllegalArgumentException(
           "flashclaim.http.bodies.shared-budget must hold at least one body of the largest size it"
               + " covers (webhook-max-size, default-max-size)");
+    }
+    if (fileMaxSize < 1) {
+      throw new IllegalArgumentException("flashclaim.http.bodies.file-max-size must be positive");
     }
     if (readTimeout.isNegative() || readTimeout.isZero() || linger.isNegative()) {
       throw new IllegalArgumentException(

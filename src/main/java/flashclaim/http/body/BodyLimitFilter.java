@@ -42,7 +42,9 @@ import reactor.core.publisher.Mono;
  * </ul>
  *
  * <p>Routes are marked {@link TakesBody}; an unmarked route, or a request that matches none,
- * has the default limit.
+ * has the default limit. An admin's file upload ({@link TakesBody.Limit#FILE}) is the exception:
+ * past the check of its declared length it goes to its route unread, which streams it ({@link
+ * StreamedBody}).
  *
  * <p>What stays outside it: the bytes the framework reads on a connection before any filter runs
  * (the first read of the request, and a window of 64 KB), so at most that much per connection. A
@@ -86,10 +88,15 @@ final class BodyLimitFilter implements Ordered {
     Optional<TakesBody.Limit> marked =
         FilterPaths.routeMarked(request, TakesBody.class)
             .flatMap(r -> r.getAnnotationMetadata().enumValue(TakesBody.class, TakesBody.Limit.class));
-    boolean admin = marked.equals(Optional.of(TakesBody.Limit.ADMIN)) && Callers.isAdmin(request);
-    int limit = admin ? config.adminMaxSize() : limitOf(marked);
+    boolean file = marked.equals(Optional.of(TakesBody.Limit.FILE));
+    boolean admin =
+        (file || marked.equals(Optional.of(TakesBody.Limit.ADMIN))) && Callers.isAdmin(request);
+    int limit = admin ? (file ? config.fileMaxSize() : config.adminMaxSize()) : limitOf(marked);
     if (declared.isPresent() && declared.getAsLong() > limit) {
       return Mono.just(tooLarge(path, limit));
+    }
+    if (admin && file) {
+      return chain.proceed(); // streamed: the route holds it to the limit as it reads
     }
     AtomicInteger reserved = new AtomicInteger();
     if (!admin) {
@@ -148,7 +155,7 @@ final class BodyLimitFilter implements Ordered {
         : config.defaultMaxSize();
   }
 
-  private static MutableHttpResponse<?> tooLarge(String path, int limit) {
+  static MutableHttpResponse<?> tooLarge(String path, long limit) {
     return ProblemType.PAYLOAD_TOO_LARGE.response(
         "the request body is larger than the " + limit + " bytes this route takes", path);
   }

@@ -24,6 +24,12 @@ public @interface TakesBody {
     /** {@code admin-max-size} for callers with the admin role; the default limit for others. */
     ADMIN,
     /** {@code webhook-max-size}, for anyone: shop systems sign their bodies, not their requests. */
-    WEBHOOK
+    WEBHOOK,
+    /**
+     * {@code file-max-size} for callers with the admin role, streamed: the route reads the body as
+     * it arrives and holds it to the limit itself ({@link StreamedBody}); no filter waits for it or
+     * reads it. The default limit for others, as {@link #ADMIN}.
+     */
+    FILE
   }
 }

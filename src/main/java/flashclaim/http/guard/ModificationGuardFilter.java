@@ -10,6 +10,7 @@ import flashclaim.http.FilterOrder;
 import flashclaim.http.FilterPaths;
 import flashclaim.http.HttpConfig;
 import flashclaim.http.HttpExecutors;
+import flashclaim.http.body.StreamedBody;
 import flashclaim.http.problem.ProblemType;
 import flashclaim.http.problem.StoreUnavailable;
 import io.micronaut.context.annotation.Requires;
@@ -44,6 +45,10 @@ import org.slf4j.LoggerFactory;
  * error the framework turned into a response, or the answer to a request whose client is gone (the
  * route runs to its end regardless). Only an instance that dies before that leaves its guard behind,
  * for the TTL.
+ *
+ * <p>A file upload that streams ({@link StreamedBody}) enters no guard: it may go on for longer
+ * than the TTL, it must not keep the campaign's other changes (a pause) out meanwhile, and what
+ * it writes is idempotent by code.
  */
 @ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 @Requires(property = "flashclaim.guard.enabled", notEquals = StringUtils.FALSE)
@@ -71,7 +76,9 @@ final class ModificationGuardFilter implements Ordered, ConditionalFilter {
   /** Only requests that guard a resource run this filter (and pay its hop to the store pool). */
   @Override
   public boolean isEnabled(HttpRequest<?> request) {
-    return FilterPaths.isApiWrite(request) && resourceOf(request).isPresent();
+    return FilterPaths.isApiWrite(request)
+        && !StreamedBody.isStreamed(request)
+        && resourceOf(request).isPresent();
   }
 
   @RequestFilter

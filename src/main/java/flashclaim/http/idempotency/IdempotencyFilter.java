@@ -7,6 +7,7 @@ import flashclaim.http.FilterOrder;
 import flashclaim.http.FilterPaths;
 import flashclaim.http.HttpConfig;
 import flashclaim.http.HttpExecutors;
+import flashclaim.http.body.StreamedBody;
 import flashclaim.http.problem.InvalidInput;
 import flashclaim.http.problem.Problem;
 import flashclaim.http.problem.ProblemType;
@@ -67,7 +68,9 @@ import org.slf4j.LoggerFactory;
  * <p>It runs after authentication, since keys are scoped per caller (the token subject), after
  * {@link BodyLimitFilter} (the body it reads is complete and within its route's limit) and before
  * the modification guard. The body is read here (the framework keeps it for the controller)
- * because the fingerprint covers the raw bytes.
+ * because the fingerprint covers the raw bytes. So a route that streams its body ({@link
+ * StreamedBody}, a file of codes) takes no key: it would have to be held whole, and repeating such
+ * an upload is safe by itself.
  */
 @ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 @Requires(property = "flashclaim.idempotency.enabled", notEquals = StringUtils.FALSE)
@@ -107,7 +110,7 @@ final class IdempotencyFilter implements Ordered, ConditionalFilter {
    */
   @Override
   public boolean isEnabled(HttpRequest<?> request) {
-    if (!FilterPaths.isApiPost(request)) {
+    if (!FilterPaths.isApiPost(request) || StreamedBody.isStreamed(request)) {
       return false;
     }
     HttpHeaders headers = request.getHeaders();

@@ -32,6 +32,7 @@ public enum ProblemType {
   NOT_FOUND("not-found", HttpStatus.NOT_FOUND, "Not Found", true),
   CAMPAIGN_NOT_FOUND("campaign-not-found", HttpStatus.NOT_FOUND, "Campaign not found"),
   COUPON_NOT_FOUND("coupon-not-found", HttpStatus.NOT_FOUND, "Coupon not found"),
+  IMPORT_NOT_FOUND("import-not-found", HttpStatus.NOT_FOUND, "Import not found"),
   METHOD_NOT_ALLOWED(
       "method-not-allowed", HttpStatus.METHOD_NOT_ALLOWED, "Method Not Allowed", true),
   NOT_ACCEPTABLE("not-acceptable", HttpStatus.NOT_ACCEPTABLE, "Not Acceptable", true),
