@@ -197,10 +197,8 @@ public final class FairAdmission {
         }
         Instant turn = book(now);
         if (turn.isAfter(waitUntil)) {
-          refused.get(Reason.DEADLINE).increment();
-          Duration retryAfter = capped(Duration.between(now, turn));
-          showUps.told(now, now.plus(retryAfter));
-          return CompletableFuture.completedFuture(new Entry.Refused(Reason.DEADLINE, retryAfter));
+          return CompletableFuture.completedFuture(
+              told(Reason.DEADLINE, capped(Duration.between(now, turn)), now));
         }
       }
       waiter = new Waiter(arrival, sequence++, now);
@@ -457,11 +455,19 @@ public final class FairAdmission {
    * hold {@code lock}.
    */
   private Entry.Refused refusal(Reason reason, int ahead, Instant now) {
-    refused.get(reason).increment();
     Duration retryAfter =
         appointments
             ? capped(Duration.ofNanos(Math.round(expectedWaitSeconds(ahead) * 1e9)))
             : spread(ahead);
+    return told(reason, retryAfter, now);
+  }
+
+  /**
+   * Counts a refusal for {@code reason} whose user is told to come back after {@code retryAfter},
+   * and notes when they are due back. Must hold {@code lock}.
+   */
+  private Entry.Refused told(Reason reason, Duration retryAfter, Instant now) {
+    refused.get(reason).increment();
     showUps.told(now, now.plus(retryAfter));
     return new Entry.Refused(reason, retryAfter);
   }
