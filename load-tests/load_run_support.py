@@ -1160,6 +1160,10 @@ def summary(run_dir):
         f"  instances: {run['instances']}  users: {users}  coupons: {coupons}  duration: {run['duration']} s  "
         f"warm-up: {run.get('warmupSeconds', 0)} s  campaign: {run['campaignId']}"
     )
+    out(
+        f"  code {run.get('codeVersion', '?')}  service JVM: Java {run.get('serviceJava', '?')} "
+        f"{run.get('serviceJavaOpts', '')}  cores per instance: {run.get('serviceCpus', 'all')}"
+    )
     if run.get("storeLatencyMs"):
         out(f"  store latency added: {run['storeLatencyMs']} ms each way (a TCP proxy in front of the store)")
     describe_gatling(gatling_console(os.path.join(run_dir, "gatling.log")), out)
