@@ -7,6 +7,9 @@ import java.util.HexFormat;
 
 /** SHA-256 of text, for ids that must be fixed-length, evenly spread and safe as document ids. */
 public final class Sha256 {
+  /** Copied for each use: a copy skips the provider lookup of {@code getInstance}. */
+  private static final MessageDigest PROTOTYPE = newDigest();
+
   private Sha256() {}
 
   /** SHA-256 of the UTF-8 bytes of {@code text}, as 64 lowercase hex characters. */
@@ -22,6 +25,14 @@ public final class Sha256 {
 
   /** A fresh SHA-256 digest, for input fed in parts. */
   public static MessageDigest digest() {
+    try {
+      return (MessageDigest) PROTOTYPE.clone();
+    } catch (CloneNotSupportedException e) {
+      return newDigest();
+    }
+  }
+
+  private static MessageDigest newDigest() {
     try {
       return MessageDigest.getInstance("SHA-256");
     } catch (NoSuchAlgorithmException e) {

@@ -43,6 +43,8 @@ public final class TicketCodec {
   private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
 
   private final SecretKeySpec key;
+  /** Initialised with the key once and copied for each ticket: a copy skips the key schedule. */
+  private final Mac prototype;
   private final Duration ttl;
   private final Clock clock;
 
@@ -57,6 +59,7 @@ public final class TicketCodec {
           "Admission tickets use the development secret: set FLASHCLAIM_ADMISSION_TICKET_SECRET.");
     }
     this.key = new SecretKeySpec(secret, ALGORITHM);
+    this.prototype = newMac();
     this.ttl = config.ticketTtl();
     this.clock = clock;
   }
@@ -117,10 +120,9 @@ public final class TicketCodec {
   private byte[] mac(String campaign, String user, byte[] payload) {
     Mac mac;
     try {
-      mac = Mac.getInstance(ALGORITHM);
-      mac.init(key);
-    } catch (NoSuchAlgorithmException | InvalidKeyException e) {
-      throw new IllegalStateException("HMAC-SHA256 is part of every JDK", e);
+      mac = (Mac) prototype.clone();
+    } catch (CloneNotSupportedException e) {
+      mac = newMac();
     }
     byte[] scope = campaign.getBytes(StandardCharsets.UTF_8);
     byte[] holder = Sha256.digest().digest(user.getBytes(StandardCharsets.UTF_8));
@@ -130,5 +132,15 @@ public final class TicketCodec {
     mac.update(holder);
     mac.update(payload);
     return mac.doFinal();
+  }
+
+  private Mac newMac() {
+    try {
+      Mac mac = Mac.getInstance(ALGORITHM);
+      mac.init(key);
+      return mac;
+    } catch (NoSuchAlgorithmException | InvalidKeyException e) {
+      throw new IllegalStateException("HMAC-SHA256 is part of every JDK", e);
+    }
   }
 }

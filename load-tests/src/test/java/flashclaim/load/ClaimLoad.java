@@ -76,7 +76,8 @@ import javax.crypto.spec.SecretKeySpec;
  *   <li>{@code p99Ms} (250), {@code maxFailedPercent} (0): the assertions
  *   <li>{@code shareConnections}: one connection pool for all virtual users instead of one
  *       connection per user (default false: every user is a separate client; W3: true), of at
- *       most {@code maxConnections} (256) per base URL
+ *       most {@code maxConnections} per base URL (default per workload: W6 and W8 1,000, as Cloud Run's
+ *       concurrency of an instance, else 256)
  *   <li>{@code closeConnections}: every claim request asks the service to close its connection
  *       after the answer ({@code Connection: close}), so that users waiting out Retry-After hold
  *       no connection (default per workload: W8 true, else false)
@@ -136,6 +137,7 @@ public final class ClaimLoad {
   private final double maxFailedPercent;
   private final boolean shareConnections;
   private final boolean closeConnections;
+  private final int maxConnections;
   private final boolean honourRetryAfter;
   private final boolean tickets;
   private final Duration requestTimeout;
@@ -163,6 +165,9 @@ public final class ClaimLoad {
    * @param requestTimeoutMs unless {@code -DrequestTimeoutMs}
    * @param minFifoPrecision unless {@code -DminFifoPrecision}: written to the tally for {@code
    *     bin/load-run}'s summary to check; 0 checks nothing
+   * @param closeConnections unless {@code -DcloseConnections}
+   * @param maxConnections with shared connections, the pool's size per base URL unless {@code
+   *     -DmaxConnections}
    */
   public record Defaults(
       int users,
@@ -174,7 +179,8 @@ public final class ClaimLoad {
       boolean honourRetryAfter,
       int requestTimeoutMs,
       double minFifoPrecision,
-      boolean closeConnections) {
+      boolean closeConnections,
+      int maxConnections) {
 
     /**
      * W1's client: up to 20 retries, each after what Retry-After says, a connection each. (A client
@@ -182,32 +188,40 @@ public final class ClaimLoad {
      */
     public static Defaults of(int users, int coupons, int durationSeconds, int p99Ms) {
       return new Defaults(
-          users, coupons, durationSeconds, p99Ms, 20, false, true, 60_000, 0, false);
+          users, coupons, durationSeconds, p99Ms, 20, false, true, 60_000, 0, false, 256);
     }
 
     public Defaults withRetries(int retries, boolean honour) {
       return new Defaults(
           users, coupons, durationSeconds, p99Ms, retries, shareConnections, honour,
-          requestTimeoutMs, minFifoPrecision, closeConnections);
+          requestTimeoutMs, minFifoPrecision, closeConnections, maxConnections);
     }
 
     public Defaults withSharedConnections() {
+      return withSharedConnections(maxConnections);
+    }
+
+    /**
+     * One pool of at most {@code max} connections per base URL for all users, as a load balancer
+     * keeps to each instance: requests beyond them wait in the client for a free one.
+     */
+    public Defaults withSharedConnections(int max) {
       return new Defaults(
           users, coupons, durationSeconds, p99Ms, maxRetries, true, honourRetryAfter,
-          requestTimeoutMs, minFifoPrecision, closeConnections);
+          requestTimeoutMs, minFifoPrecision, closeConnections, max);
     }
 
     public Defaults withRequestTimeoutMs(int ms) {
       return new Defaults(
           users, coupons, durationSeconds, p99Ms, maxRetries, shareConnections, honourRetryAfter,
-          ms, minFifoPrecision, closeConnections);
+          ms, minFifoPrecision, closeConnections, maxConnections);
     }
 
     /** The FIFO precision that {@code bin/load-run}'s summary requires (0: none). */
     public Defaults withMinFifoPrecision(double precision) {
       return new Defaults(
           users, coupons, durationSeconds, p99Ms, maxRetries, shareConnections, honourRetryAfter,
-          requestTimeoutMs, precision, closeConnections);
+          requestTimeoutMs, precision, closeConnections, maxConnections);
     }
 
     /**
@@ -217,7 +231,7 @@ public final class ClaimLoad {
     public Defaults withClosedConnections() {
       return new Defaults(
           users, coupons, durationSeconds, p99Ms, maxRetries, shareConnections, honourRetryAfter,
-          requestTimeoutMs, minFifoPrecision, true);
+          requestTimeoutMs, minFifoPrecision, true, maxConnections);
     }
   }
 
@@ -271,6 +285,7 @@ public final class ClaimLoad {
     this.maxFailedPercent = Double.parseDouble(System.getProperty("maxFailedPercent", "0"));
     this.shareConnections = flag("shareConnections", defaults.shareConnections());
     this.closeConnections = flag("closeConnections", defaults.closeConnections());
+    this.maxConnections = positive("maxConnections", defaults.maxConnections());
     this.honourRetryAfter = flag("honourRetryAfter", defaults.honourRetryAfter());
     this.tickets = flag("tickets", true);
     this.requestTimeout =
@@ -333,14 +348,14 @@ public final class ClaimLoad {
 
   /**
    * HTTP settings: no base URL (every request names its instance), warm-up on the first one; with
-   * shared connections, at most {@code maxConnections} (256) per instance, as a load balancer
+   * shared connections, at most {@code maxConnections} per instance, as a load balancer
    * keeps (requests beyond them wait for a free one in Gatling).
    */
   public HttpProtocolBuilder protocol() {
     HttpProtocolBuilder protocol =
         http.warmUp(baseUrls.get(0) + "/health").acceptHeader("application/json");
     return shareConnections
-        ? protocol.shareConnections().maxConnectionsPerHost(positive("maxConnections", 256))
+        ? protocol.shareConnections().maxConnectionsPerHost(maxConnections)
         : protocol;
   }
 

@@ -9,7 +9,10 @@ import io.gatling.javaapi.core.Simulation;
  * Retry-After says and try again (up to {@code maxRetries}, default 120), each time sending back
  * the {@code Flashclaim-Ticket} header of the last answer that had one ({@code -Dtickets=false}:
  * clients that ignore it), and they give up on an answer after {@code requestTimeoutMs} (default
- * 10,000).
+ * 10,000). The users reach each instance through one pool of {@link #CONNECTIONS} connections, as
+ * a load balancer's front end does ({@code -DshareConnections=false}: a connection per user,
+ * which holds a descriptor per waiting user; {@code -DcloseConnections}: a new connection per
+ * attempt).
  *
  * <p>{@code bin/load-run} sets the rate from the capacity it measured in the same run: {@code
  * users} = 3 x that capacity (at least 1,000 per second) x {@code duration}, and passes the
@@ -30,26 +33,27 @@ public class W6OverloadSimulation extends Simulation {
   static final int MAX_RETRIES = 120;
   static final int REQUEST_TIMEOUT_MS = 10_000;
   static final double MIN_FIFO_PRECISION = 0.99;
+  /** Connections per instance, as a load balancer holds them (Cloud Run's concurrency, 1,000). */
+  static final int CONNECTIONS = 1_000;
 
   private final ClaimLoad load;
 
   public W6OverloadSimulation() {
-    this("W6", MIN_FIFO_PRECISION, 1, false);
+    this("W6", MIN_FIFO_PRECISION, 1);
   }
 
   /**
    * W6 under another name, with another FIFO target, refusing fewer than {@code minInstances}
-   * base URLs, and with connections closed after each answer by default (W8).
+   * base URLs (W8).
    */
-  protected W6OverloadSimulation(
-      String workload, double minFifoPrecision, int minInstances, boolean closeConnections) {
+  protected W6OverloadSimulation(String workload, double minFifoPrecision, int minInstances) {
     ClaimLoad.Defaults defaults =
         ClaimLoad.Defaults.of(USERS, COUPONS, DURATION_SECONDS, P99_MS)
             .withRetries(MAX_RETRIES, true)
             .withRequestTimeoutMs(REQUEST_TIMEOUT_MS)
-            .withMinFifoPrecision(minFifoPrecision);
-    load =
-        new ClaimLoad(workload, closeConnections ? defaults.withClosedConnections() : defaults);
+            .withMinFifoPrecision(minFifoPrecision)
+            .withSharedConnections(CONNECTIONS);
+    load = new ClaimLoad(workload, defaults);
     if (load.baseUrls().size() < minInstances) {
       throw new IllegalArgumentException(
           workload + " needs at least " + minInstances + " base URLs in -DbaseUrls");
