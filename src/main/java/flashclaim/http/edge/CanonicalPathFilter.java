@@ -10,7 +10,8 @@ import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ServerFilter;
 
 /**
- * One spelling per route: a request whose raw path is not canonical is answered 404 before any
+ * One spelling per route: a request whose method is not spelled in capitals is answered 405, and
+ * one whose raw path is not canonical 404, before any
  * other filter (load shedding, authentication, body limits, idempotency, the guard) or route sees
  * it. The router forgives a trailing slash and decodes escapes, while the filters match the path
  * as written; refusing every other spelling means that no request reaches a route with one of its
@@ -36,6 +37,13 @@ final class CanonicalPathFilter implements Ordered {
   @RequestFilter
   @Nullable
   HttpResponse<?> check(HttpRequest<?> request) {
+    if (!request.getMethodName().equals(request.getMethod().name())) {
+      // The router takes "post" for POST; methods are case-sensitive (RFC 9110), and a filter
+      // that compares the name as sent would let it past.
+      return ProblemType.METHOD_NOT_ALLOWED.response(
+          "methods are case-sensitive: " + request.getMethod().name() + " is the only spelling",
+          request.getPath());
+    }
     String raw = request.getUri().getRawPath();
     if (isCanonical(raw)) {
       return null;

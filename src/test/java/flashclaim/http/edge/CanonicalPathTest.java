@@ -22,7 +22,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * slash, a dot segment, an escaped slash or dot, an escaped letter, a path parameter) is answered
  * 404 problem+json by every instance, with or without a token and an Idempotency-Key, before any
  * filter or route could act on it: nothing is written, no guard, no idempotency record. The
- * canonical spelling still works.
+ * canonical spelling still works. Methods are case-sensitive (RFC 9110): {@code post} is not
+ * {@code POST}, and every other spelling of a method is answered 405 the same way.
  */
 class CanonicalPathTest extends MultiInstanceTest {
   private static final int COUPONS = 3;
@@ -97,6 +98,46 @@ class CanonicalPathTest extends MultiInstanceTest {
     assertThat(Api.post(instance(2), claims(campaign), Tokens.user("newcomer"), null).status())
         .isEqualTo(201);
     assertStoreConsistent(campaign, 2);
+  }
+
+  @Test
+  void everyOtherSpellingOfAMethodIs405AndWritesNothing() throws Exception {
+    String campaign = newCampaign(1, COUPONS);
+    Map<String, String> before = backend.snapshot();
+    String delivery = Webhooks.body(campaign, "no-such-code", "order-1", "redeemed");
+    List<Route> routes =
+        List.of(
+            new Route("post", claims(campaign), null, Map.of()),
+            new Route("Post", claims(campaign), null, Map.of()),
+            new Route("get", claims(campaign) + "/me", null, Map.of()),
+            new Route("post", "/v1/admin/campaigns", "{\"id\":\"sneaked\",\"name\":\"s\"}", Map.of()),
+            new Route("patch", "/v1/admin/campaigns/" + campaign, "{\"paused\":true}", Map.of()),
+            new Route("delete", "/v1/admin/campaigns/" + campaign, null, Map.of()),
+            new Route(
+                "post",
+                Webhooks.PATH,
+                delivery,
+                Map.of(Webhooks.HEADER, Webhooks.signature(delivery))),
+            new Route("get", "/health", null, Map.of()));
+    List<HttpRequest> requests = new ArrayList<>();
+    for (Route route : routes) {
+      for (String token : List.of(Tokens.user("sneaker"), Tokens.admin())) {
+        requests.add(request(instance(requests.size()), route, route.path(), token));
+      }
+    }
+    List<Api.Response> responses = runAll(requests.size(), i -> () -> Api.send(requests.get(i)));
+
+    for (int i = 0; i < responses.size(); i++) {
+      Api.Response response = responses.get(i);
+      String sent = requests.get(i).method() + " " + requests.get(i).uri().getRawPath();
+      assertThat(response.status()).as("%s: %s", sent, response).isEqualTo(405);
+      assertThat(response.contentType()).as(sent).startsWith(Problem.MEDIA_TYPE);
+      assertThat(response.json())
+          .containsEntry("type", "urn:flashclaim:problem:method-not-allowed");
+    }
+    assertThat(backend.snapshot()).isEqualTo(before);
+    assertThat(backend.guards()).isEmpty();
+    assertThat(backend.idempotencyRecords()).isEmpty();
   }
 
   @Test
