@@ -1,6 +1,7 @@
 package flashclaim.store.firestore;
 
 import com.google.cloud.firestore.Firestore;
+import flashclaim.admission.FleetBoard;
 import flashclaim.audit.AuditConfig;
 import flashclaim.audit.AuditStore;
 import flashclaim.campaign.CampaignStore;
@@ -117,6 +118,11 @@ public final class FirestoreClients implements StoreClients {
   @Override
   public RedemptionStore redemptionStore(int i) {
     return adapter(RedemptionStore.class, i, db -> new FirestoreRedemptionStore(db, CONFIG));
+  }
+
+  @Override
+  public FleetBoard fleetBoard(int i) {
+    return adapter(FleetBoard.class, i, db -> new FirestoreFleetBoard(db, CONFIG));
   }
 
   @Override
