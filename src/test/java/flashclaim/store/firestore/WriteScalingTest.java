@@ -114,7 +114,7 @@ class WriteScalingTest {
           .isNotNull();
     }
     // An instance's fleet entry exists while its book reaches ahead; write one to see its fields.
-    new FirestoreFleetBoard(TestEmulator.firestore(), FirestoreClients.CONFIG)
+    new FirestoreFleetBoard(TestEmulator.firestore(), FirestoreClients.CONFIG, FirestoreClients.FLEET)
         .publish("write-scaling", Duration.ofSeconds(2));
     fieldTypes = new TreeMap<>();
     ids = new TreeMap<>();
