@@ -17,7 +17,10 @@ import java.util.List;
  */
 public interface FleetBoard {
 
-  /** Writes (creates or replaces) the entry of {@code instanceId}: its book reaches {@code booked}. */
+  /**
+   * Writes (creates or replaces) the entry of {@code instanceId}: its book reaches {@code
+   * booked}.
+   */
   void publish(String instanceId, Duration booked);
 
   /** Deletes the entry of {@code instanceId}, if there is one. */

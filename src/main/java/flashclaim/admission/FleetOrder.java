@@ -21,8 +21,8 @@ import org.slf4j.LoggerFactory;
  *       FairAdmission#promised}) to its own entry of the {@link FleetBoard}, while that is above
  *       zero, and deletes its entry once when it falls to zero: an idle instance writes nothing;
  *   <li>reads the other instances' fresh entries, and keeps the furthest reach among them, less
- *       each entry's age on the store's clock, as the <em>fleet floor</em>: no new user here is told
- *       a turn before it ({@link FairAdmission#useFleetFloor}).
+ *       each entry's age on the store's clock, as the <em>fleet floor</em>: no new user here is
+ *       told a turn before it ({@link FairAdmission#useFleetFloor}).
  * </ol>
  *
  * The floor counts down with this instance's clock between reads (only its rate matters, not its

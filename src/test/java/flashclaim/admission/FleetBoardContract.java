@@ -65,7 +65,8 @@ public abstract class FleetBoardContract extends StoreContract {
   }
 
   /** The entries that client {@code client} reads as {@code self}, of this test's ids, by id. */
-  private Map<String, FleetBoard.Entry> read(int client, String self, String prefix, Duration stale) {
+  private Map<String, FleetBoard.Entry> read(
+      int client, String self, String prefix, Duration stale) {
     return board(client).others(self, stale).stream()
         .filter(e -> e.instanceId().startsWith(prefix + "-"))
         .collect(Collectors.toMap(FleetBoard.Entry::instanceId, e -> e, (a, b) -> a, TreeMap::new));
@@ -91,7 +92,10 @@ public abstract class FleetBoardContract extends StoreContract {
 
     for (int i = 0; i < instances; i++) {
       Map<String, FleetBoard.Entry> others = seen.get(i);
-      assertThat(others).as("instance %d", i).hasSize(instances - 1).doesNotContainKey(id(prefix, i));
+      assertThat(others)
+          .as("instance %d", i)
+          .hasSize(instances - 1)
+          .doesNotContainKey(id(prefix, i));
       for (int j = 0; j < instances; j++) {
         if (j != i) {
           FleetBoard.Entry entry = others.get(id(prefix, j));
@@ -201,7 +205,8 @@ public abstract class FleetBoardContract extends StoreContract {
     Instant now = clock.instant();
     Entry.Refused refused = refused(b.enter(now, now.plusMillis(500)));
     assertThat(refused.retryAfter()).isGreaterThanOrEqualTo(floor);
-    Entry back = b.enterAgain(now.minusSeconds(1), now.plusMillis(500)).toCompletableFuture().join();
+    Entry back =
+        b.enterAgain(now.minusSeconds(1), now.plusMillis(500)).toCompletableFuture().join();
     assertThat(back).as("a returning user").isInstanceOf(Entry.Admitted.class);
     ((Entry.Admitted) back).permit().release(Result.IGNORED);
     orderB.tick();
@@ -233,7 +238,9 @@ public abstract class FleetBoardContract extends StoreContract {
     lost.close();
     clock.move(Duration.ofSeconds(1));
     order.tick();
-    assertThat(order.floor()).isGreaterThan(Duration.ofSeconds(14)).isLessThan(Duration.ofSeconds(19));
+    assertThat(order.floor())
+        .isGreaterThan(Duration.ofSeconds(14))
+        .isLessThan(Duration.ofSeconds(19));
     clock.move(Duration.ofSeconds(2));
     order.tick();
     assertThat(order.floor()).isZero();
@@ -247,7 +254,11 @@ public abstract class FleetBoardContract extends StoreContract {
             AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), true);
     FairAdmission admission =
         new FairAdmission(
-            config, AdmissionFactory.limiter(config), clock, (delay, action) -> () -> {}, () -> 0.5);
+            config,
+            AdmissionFactory.limiter(config),
+            clock,
+            (delay, action) -> () -> {},
+            () -> 0.5);
     Instant now = clock.instant();
     FairAdmission.Permit permit =
         ((Entry.Admitted) admission.enter(now, now).toCompletableFuture().join()).permit();

@@ -280,7 +280,7 @@ public final class AdmissionModel {
     answeredUsers++;
   }
 
-  /** A round of an instance's fleet order at {@code when}, and one a second later while any user waits. */
+  /** A round of an instance's fleet order at {@code when}, and the next while any user waits. */
   private void tick(FleetOrder order, Instant when) {
     at(
         when,

@@ -9,6 +9,7 @@ import flashclaim.testing.Api;
 import flashclaim.testing.Claimer;
 import flashclaim.testing.FirestoreBackend;
 import flashclaim.testing.ServiceInstance;
+import flashclaim.testing.StoreContents;
 import flashclaim.testing.Tokens;
 import java.net.URI;
 import java.time.Duration;
@@ -22,8 +23,9 @@ import org.junit.jupiter.api.Test;
  * written to the store's fleet board as that instance writes it) told its new users turns 20 s
  * ahead; within a round of its fleet order, this instance answers a new user's claim 503 {@code
  * overloaded} with a Retry-After of about that wait, though it has every slot free. Once the
- * other instance withdraws its entry, the next new user gets a coupon. With {@code
- * fleet.enabled=false} the instance has no fleet order.
+ * other instance withdraws its entry, the next new user gets a coupon. The instance posts its own
+ * entry while the refused user's turn keeps its book ahead, and deletes it when it shuts down.
+ * With {@code fleet.enabled=false} the instance has no fleet order.
  */
 class FleetOrderTest {
   private static final String OVERLOADED = "urn:flashclaim:problem:overloaded";
@@ -31,6 +33,7 @@ class FleetOrderTest {
   @Test
   void aNewUserIsToldToComeBackAfterTheTurnsAnotherInstanceTold() throws Exception {
     new FirestoreBackend().reset();
+    String self;
     try (ServiceInstance one = ServiceInstance.start(Map.of("flashclaim.claim.deadline", "2s"))) {
       URI url = one.url();
       FairAdmission admission = one.context().getBean(FairAdmission.class);
@@ -49,7 +52,16 @@ class FleetOrderTest {
       await(admission, Duration::isZero);
       Api.Response served = Claimer.claim(url, "fleet-order", Tokens.user("after-it"), null);
       assertThat(served.status()).as(served.body()).isEqualTo(201);
+
+      // The refused user's turn keeps this instance's book 15 s or more ahead: it posts its entry.
+      self = one.context().getBean(FleetOrder.class).instanceId();
+      Instant giveUp = Instant.now().plusSeconds(10);
+      while (entriesOf(self) == 0) {
+        assertThat(Instant.now()).as("this instance's entry on the board").isBefore(giveUp);
+        Thread.sleep(50);
+      }
     }
+    assertThat(entriesOf(self)).as("deleted at shutdown").isZero();
     try (ServiceInstance alone =
         ServiceInstance.start(Map.of("flashclaim.admission.fleet.enabled", "false"))) {
       assertThat(alone.context().findBean(FleetOrder.class)).isEmpty();
@@ -57,12 +69,21 @@ class FleetOrderTest {
     }
   }
 
+  /** The documents of the fleet board that belong to the instance {@code instanceId}. */
+  private static long entriesOf(String instanceId) {
+    return StoreContents.all("admission-fleet").stream()
+        .filter(doc -> instanceId.equals(doc.getString("instance")))
+        .count();
+  }
+
   /** Waits (at most 10 s: several rounds of 1 s) until the instance's fleet floor is as told. */
   private static void await(FairAdmission admission, Predicate<Duration> floor)
       throws InterruptedException {
     Instant giveUp = Instant.now().plusSeconds(10);
     while (!floor.test(admission.fleetFloor())) {
-      assertThat(Instant.now()).as("the fleet floor, now %s", admission.fleetFloor()).isBefore(giveUp);
+      assertThat(Instant.now())
+          .as("the fleet floor, now %s", admission.fleetFloor())
+          .isBefore(giveUp);
       Thread.sleep(50);
     }
   }

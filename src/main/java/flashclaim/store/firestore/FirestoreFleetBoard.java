@@ -58,7 +58,8 @@ final class FirestoreFleetBoard implements FleetBoard {
   /** How many documents an instance's writes go round at this interval: at least one. */
   static int documentsPerInstance(Duration interval) {
     long perDocument = PER_DOCUMENT.toNanos();
-    return (int) Math.max(1, Math.min(100, (perDocument + interval.toNanos() - 1) / interval.toNanos()));
+    long fractions = (perDocument + interval.toNanos() - 1) / interval.toNanos();
+    return (int) Math.max(1, Math.min(100, fractions));
   }
 
   @Override
