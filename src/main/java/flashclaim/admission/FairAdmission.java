@@ -51,8 +51,7 @@ import org.slf4j.LoggerFactory;
  * every later one. A fleet floor ({@link #useFleetFloor}, {@link FleetOrder}) starts the book no
  * earlier than the furthest turn another instance told its new users: no new user here is told a
  * turn before users who clicked earlier elsewhere. Without appointments, Retry-After is the
- * expected turn in the line plus jitter,
- * so that refused clients do not come back in lockstep.
+ * expected turn in the line plus jitter, so that refused clients do not come back in lockstep.
  *
  * <p>The limit is a Netflix concurrency-limits {@link AbstractLimiter} (fixed, or adapting to the
  * latency the claims meet); this class adds the fair wait in front of it. Threads: none wait here;
