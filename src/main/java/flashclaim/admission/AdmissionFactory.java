@@ -9,6 +9,7 @@ import com.netflix.concurrency.limits.limiter.SimpleLimiter;
 import io.micronaut.context.annotation.Bean;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.annotation.Factory;
+import io.micronaut.context.annotation.Requires;
 import java.time.Clock;
 import java.util.concurrent.ThreadLocalRandom;
 
@@ -26,6 +27,19 @@ final class AdmissionFactory {
   FairAdmission admission(AdmissionConfig config, Clock clock, ScheduledWaitTimer timer) {
     return new FairAdmission(
         config, limiter(config), clock, timer, () -> ThreadLocalRandom.current().nextDouble());
+  }
+
+  /**
+   * The fleet order of this instance's admission, on the store's board: started with the service,
+   * its entry deleted when the service stops. Absent with {@code fleet.enabled=false}.
+   */
+  @Context
+  @Requires(bean = FleetBoard.class)
+  @Requires(property = "flashclaim.admission.fleet.enabled", notEquals = "false")
+  @Bean(preDestroy = "close")
+  FleetOrder fleetOrder(
+      FleetBoard board, FleetConfig config, FairAdmission admission, Clock clock) {
+    return FleetOrder.of(board, config, admission, clock).start();
   }
 
   /** The limiter of {@code flashclaim.admission.limit}. */

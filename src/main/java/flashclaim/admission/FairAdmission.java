@@ -21,6 +21,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,8 +48,10 @@ import org.slf4j.LoggerFactory;
  * Retry-After, so that users come back in the order they first came, each at about the time the
  * instance will have served everyone before them, and a later user is never told an earlier turn.
  * A returning user (with a ticket) is not booked again: they wait by their first arrival, ahead of
- * every later one. Without appointments, Retry-After is the expected turn in the line plus jitter,
- * so that refused clients do not come back in lockstep.
+ * every later one. A fleet floor ({@link #useFleetFloor}, {@link FleetOrder}) starts the book no
+ * earlier than the furthest turn another instance told its new users: no new user here is told a
+ * turn before users who clicked earlier elsewhere. Without appointments, Retry-After is the
+ * expected turn in the line plus jitter, so that refused clients do not come back in lockstep.
  *
  * <p>The limit is a Netflix concurrency-limits {@link AbstractLimiter} (fixed, or adapting to the
  * latency the claims meet); this class adds the fair wait in front of it. Threads: none wait here;
@@ -137,6 +140,8 @@ public final class FairAdmission {
   private Instant bookedUntil = Instant.EPOCH;
   /** Whether refused users come back when told; guarded by {@code lock}. */
   private final ShowUps showUps = new ShowUps();
+  /** How far beyond now the other instances' books reach ({@link FleetOrder}); zero alone. */
+  private volatile Supplier<Duration> fleetFloor = () -> Duration.ZERO;
 
   /**
    * @param limiter the concurrency limit; it is acquired with a null context
@@ -191,14 +196,17 @@ public final class FairAdmission {
       Instant now = clock.instant();
       if (returning) {
         showUps.back(now);
-      } else if (appointments && !Double.isNaN(meanHoldSeconds)) {
-        if (idleWithoutReturns(now)) {
-          bookedUntil = now; // nobody is coming back for the turns it holds
-        }
-        Instant turn = book(now);
-        if (turn.isAfter(waitUntil)) {
-          return CompletableFuture.completedFuture(
-              told(Reason.DEADLINE, capped(Duration.between(now, turn)), now));
+      } else if (appointments) {
+        Duration floor = fleetFloor();
+        if (!Double.isNaN(meanHoldSeconds) || !floor.isZero()) {
+          if (idleWithoutReturns(now)) {
+            bookedUntil = now; // nobody is coming back for the turns it holds
+          }
+          Instant turn = book(now, floor);
+          if (turn.isAfter(waitUntil)) {
+            return CompletableFuture.completedFuture(
+                told(Reason.DEADLINE, capped(Duration.between(now, turn)), now));
+          }
         }
       }
       waiter = new Waiter(arrival, sequence++, now);
@@ -269,6 +277,36 @@ public final class FairAdmission {
       Instant now = clock.instant();
       return bookedUntil.isAfter(now) ? Duration.between(now, bookedUntil) : Duration.ZERO;
     }
+  }
+
+  /**
+   * How far beyond now the turns this instance tells new users reach: the book's reach, times the
+   * share of refused users who come back ({@link ShowUps}). What the fleet must not tell a later
+   * click an earlier turn than ({@link FleetOrder}).
+   */
+  public Duration promised() {
+    synchronized (lock) {
+      Instant now = clock.instant();
+      if (!bookedUntil.isAfter(now)) {
+        return Duration.ZERO;
+      }
+      return Duration.ofNanos(
+          Math.round(Duration.between(now, bookedUntil).toNanos() * showUps.share(now)));
+    }
+  }
+
+  /**
+   * Starts every new user's turn at least {@code floor} beyond now: how far the other instances'
+   * books reach, as {@link FleetOrder} reads them. It must answer at once, without the store.
+   */
+  public void useFleetFloor(Supplier<Duration> floor) {
+    this.fleetFloor = floor;
+  }
+
+  /** How far beyond now the other instances' books reach, as last read; zero without a fleet. */
+  public Duration fleetFloor() {
+    Duration floor = fleetFloor.get();
+    return floor.isNegative() ? Duration.ZERO : floor;
   }
 
   /** Claims refused for {@code reason} so far. */
@@ -424,19 +462,28 @@ public final class FairAdmission {
    * Gives a new user the next turn in the appointment book and returns it. The book counts one
    * drain interval for every new user told a turn that has not come yet; of that wait, the user is
    * told the share that users come back ({@link ShowUps}): when nobody does, nobody waits for them.
-   * The book reaches at most {@code max-retry-after} beyond now. Must hold {@code lock}, with the
-   * drain rate measured.
+   * The book starts no earlier than {@code floor} beyond now, the other instances' reach, and the
+   * user is never told a turn before it. The book reaches at most {@code max-retry-after} beyond
+   * now. Must hold {@code lock}, with the drain rate measured or a floor above zero (a turn then
+   * takes no time of its own).
    */
-  private Instant book(Instant now) {
+  private Instant book(Instant now, Duration floor) {
+    Instant floorAt = now.plus(capped(floor));
     Instant after = bookedUntil.isAfter(now) ? bookedUntil : now;
-    bookedUntil = after.plusNanos(Math.round(meanHoldSeconds / limit() * 1e9));
+    if (floorAt.isAfter(after)) {
+      after = floorAt;
+    }
+    double step = Double.isNaN(meanHoldSeconds) ? 0 : meanHoldSeconds / limit();
+    bookedUntil = after.plusNanos(Math.round(step * 1e9));
     if (bookedUntil.isAfter(now.plus(maxRetryAfter))) {
       bookedUntil = now.plus(maxRetryAfter);
     }
     double share = showUps.share(now);
-    return share == 1
-        ? bookedUntil
-        : now.plusNanos(Math.round(Duration.between(now, bookedUntil).toNanos() * share));
+    Instant turn =
+        share == 1
+            ? bookedUntil
+            : now.plusNanos(Math.round(Duration.between(now, bookedUntil).toNanos() * share));
+    return turn.isBefore(floorAt) ? floorAt : turn;
   }
 
   /**

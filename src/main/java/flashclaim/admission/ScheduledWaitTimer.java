@@ -13,15 +13,19 @@ final class ScheduledWaitTimer implements WaitTimer, AutoCloseable {
   private final ScheduledThreadPoolExecutor executor;
 
   ScheduledWaitTimer() {
-    executor =
-        new ScheduledThreadPoolExecutor(
-            1,
-            runnable -> {
-              Thread thread = new Thread(runnable, "admission-timer");
-              thread.setDaemon(true);
-              return thread;
-            });
+    executor = oneDaemonThread("admission-timer");
     executor.setRemoveOnCancelPolicy(true);
+  }
+
+  /** A scheduled executor of one daemon thread named {@code name}. */
+  static ScheduledThreadPoolExecutor oneDaemonThread(String name) {
+    return new ScheduledThreadPoolExecutor(
+        1,
+        runnable -> {
+          Thread thread = new Thread(runnable, name);
+          thread.setDaemon(true);
+          return thread;
+        });
   }
 
   @Override

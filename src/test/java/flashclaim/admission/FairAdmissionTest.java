@@ -296,6 +296,56 @@ class FairAdmissionTest {
   }
 
   /**
+   * A fleet floor (the furthest turn other instances told, here 5 s ahead) starts the book: a new
+   * user whose wait ends before it is refused at once and told a turn after it; later new users
+   * book after that one, a turn (50 ms here) each; a returning user is not affected and takes the
+   * free slot; the book, as promised to the fleet, reaches past the floor.
+   */
+  @Test
+  void aFleetFloorDelaysNewUsersTurnsButNotReturningUsers() {
+    FairAdmission admission = withAppointments(2, 10, () -> 0.5);
+    measureHoldTime(admission, Duration.ofMillis(100));
+    admission.useFleetFloor(() -> Duration.ofSeconds(5));
+    Instant now = clock.instant();
+
+    Entry.Refused first = refused(admission.enter(now, now.plusSeconds(2)));
+    Entry.Refused second = refused(admission.enter(now, now.plusSeconds(2)));
+    assertThat(first.reason()).isEqualTo(Reason.DEADLINE);
+    assertThat(first.retryAfter()).isEqualTo(Duration.ofMillis(5050));
+    assertThat(second.retryAfter()).isEqualTo(Duration.ofMillis(5100));
+    assertThat(admission.promised()).isEqualTo(Duration.ofMillis(5100));
+    assertThat(admission.fleetFloor()).isEqualTo(Duration.ofSeconds(5));
+
+    admitted(admission.enterAgain(T0, now.plusSeconds(2)));
+
+    admission.useFleetFloor(() -> Duration.ofSeconds(1)); // the others' books ran down
+    assertThat(refused(admission.enter(now, now.plusSeconds(2))).retryAfter())
+        .as("the book stays monotonic")
+        .isEqualTo(Duration.ofMillis(5150));
+  }
+
+  /**
+   * A floor that falls within a new user's wait lets them join the line, and a floor applies even
+   * before this instance has measured a claim (a fresh instance joining a sale): nothing is
+   * booked without it.
+   */
+  @Test
+  void aFleetFloorAppliesToAFreshInstanceAndWithinTheWaitTheUserJoinsTheLine() {
+    FairAdmission fresh = withAppointments(2, 10, () -> 0.5);
+    fresh.useFleetFloor(() -> Duration.ofSeconds(3));
+    Instant now = clock.instant();
+    assertThat(refused(fresh.enter(now, now.plusSeconds(2))).retryAfter())
+        .isEqualTo(Duration.ofSeconds(3));
+    assertThat(fresh.promised()).isEqualTo(Duration.ofSeconds(3));
+    admitted(fresh.enter(now, now.plusSeconds(4)));
+
+    FairAdmission alone = withAppointments(2, 10, () -> 0.5);
+    admitted(alone.enter(now, now.plusSeconds(2)));
+    assertThat(alone.promised()).isZero();
+    assertThat(alone.fleetFloor()).isZero();
+  }
+
+  /**
    * With appointments, a claim refused from the line (its wait ended, or the line was full) is
    * told its expected turn by its place, without jitter: those before it over the drain rate.
    */

@@ -4,10 +4,16 @@ import com.netflix.concurrency.limits.limit.FixedLimit;
 import com.netflix.concurrency.limits.limiter.SimpleLimiter;
 import flashclaim.admission.AdmissionConfig;
 import flashclaim.admission.FairAdmission;
+import flashclaim.admission.FleetBoard;
+import flashclaim.admission.FleetConfig;
+import flashclaim.admission.FleetOrder;
 import flashclaim.admission.WaitTimer;
 import flashclaim.testing.MovableClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Random;
@@ -33,7 +39,11 @@ import java.util.Random;
  * attempt is seen), appointments (true: {@code flashclaim.admission.appointments}), instances (1:
  * each with the limit; a user's attempts go round-robin over them, as behind a load balancer),
  * noShow (0: the share of refused users who give up instead of coming back), tickets (true: a
- * returning user sends their ticket back; false: each attempt counts as a new user's).
+ * returning user sends their ticket back; false: each attempt counts as a new user's), slowdown
+ * (1: the service time of the last instance is this many times the others'), fleet (false: each
+ * instance runs {@link FleetOrder} on a board in memory, one round a second at a phase of its
+ * own, the store's answer taken as instant), fleetMs (1000: the interval of those rounds; an
+ * entry is stale after three).
  */
 public final class AdmissionModel {
   private static final Instant T0 = Instant.parse("2026-11-25T00:00:00Z");
@@ -56,7 +66,11 @@ public final class AdmissionModel {
 
   private final double noShow;
   private final boolean tickets;
+  private final double slowdown;
+  private final FleetOrder[] orders;
+  private final long fleetNanos;
   private int stock;
+  private int answeredUsers;
   private final boolean[] won;
   private final long[] answeredAt;
   private long attempts;
@@ -77,7 +91,12 @@ public final class AdmissionModel {
       boolean appointments,
       int instances,
       double noShow,
-      boolean tickets) {
+      boolean tickets,
+      double slowdown,
+      boolean fleet,
+      long fleetMs) {
+    this.slowdown = slowdown;
+    this.fleetNanos = fleetMs * 1_000_000;
     this.noShow = noShow;
     this.tickets = tickets;
     this.exponential = exponential;
@@ -121,6 +140,14 @@ public final class AdmissionModel {
               timer,
               random::nextDouble);
     }
+    this.orders = new FleetOrder[fleet ? instances : 0];
+    Board board = new Board();
+    FleetConfig fleetConfig =
+        new FleetConfig(true, Duration.ofMillis(fleetMs), Duration.ofMillis(3 * fleetMs));
+    for (int i = 0; i < orders.length; i++) {
+      orders[i] = new FleetOrder(board, fleetConfig, admissions[i], clock, "instance-" + i);
+      admissions[i].useFleetFloor(orders[i]::floor);
+    }
   }
 
   public static void main(String[] args) {
@@ -141,7 +168,10 @@ public final class AdmissionModel {
             Boolean.parseBoolean(given.getOrDefault("appointments", "true")),
             Integer.parseInt(given.getOrDefault("instances", "1")),
             Double.parseDouble(given.getOrDefault("noShow", "0")),
-            Boolean.parseBoolean(given.getOrDefault("tickets", "true")));
+            Boolean.parseBoolean(given.getOrDefault("tickets", "true")),
+            Double.parseDouble(given.getOrDefault("slowdown", "1")),
+            Boolean.parseBoolean(given.getOrDefault("fleet", "false")),
+            Long.parseLong(given.getOrDefault("fleetMs", "1000")));
     System.out.println(model.run());
   }
 
@@ -151,6 +181,9 @@ public final class AdmissionModel {
       int u = user;
       Instant click = T0.plusNanos(Math.round(user * 1e9 / rate));
       at(click, () -> attempt(u, click, 0));
+    }
+    for (FleetOrder order : orders) {
+      tick(order, T0.plusNanos(Math.round(random.nextDouble() * fleetNanos)));
     }
     while (!events.isEmpty()) {
       Event event = events.poll();
@@ -199,7 +232,9 @@ public final class AdmissionModel {
       answered(user); // proven sold out: answered without admission
       return;
     }
-    FairAdmission admission = admissions[(user + retries) % admissions.length];
+    int instance = (user + retries) % admissions.length;
+    FairAdmission admission = admissions[instance];
+    double slower = instance == admissions.length - 1 ? slowdown : 1;
     Instant waitUntil = clock.instant().plusNanos(waitNanos);
     (retries == 0 || !tickets
             ? admission.enter(retries == 0 ? firstArrival : clock.instant(), waitUntil)
@@ -209,8 +244,8 @@ public final class AdmissionModel {
               if (entry instanceof FairAdmission.Entry.Admitted admitted) {
                 long service =
                     exponential
-                        ? Math.round(-Math.log(1 - random.nextDouble()) * serviceNanos)
-                        : serviceNanos;
+                        ? Math.round(-Math.log(1 - random.nextDouble()) * serviceNanos * slower)
+                        : Math.round(serviceNanos * slower);
                 at(
                     clock.instant().plusNanos(service),
                     () -> {
@@ -242,6 +277,50 @@ public final class AdmissionModel {
 
   private void answered(int user) {
     answeredAt[user] = Duration.between(T0, clock.instant()).toNanos();
+    answeredUsers++;
+  }
+
+  /** A round of an instance's fleet order at {@code when}, and the next while any user waits. */
+  private void tick(FleetOrder order, Instant when) {
+    at(
+        when,
+        () -> {
+          order.tick();
+          if (answeredUsers < users) {
+            tick(order, when.plusNanos(fleetNanos));
+          }
+        });
+  }
+
+  /** The fleet board in memory: an entry's age is the simulated time since it was written. */
+  private final class Board implements FleetBoard {
+    private final Map<String, Instant> writtenAt = new HashMap<>();
+    private final Map<String, Duration> booked = new HashMap<>();
+
+    @Override
+    public void publish(String instanceId, Duration wait) {
+      writtenAt.put(instanceId, clock.instant());
+      booked.put(instanceId, wait);
+    }
+
+    @Override
+    public void withdraw(String instanceId) {
+      writtenAt.remove(instanceId);
+      booked.remove(instanceId);
+    }
+
+    @Override
+    public List<Entry> others(String instanceId, Duration staleAfter) {
+      List<Entry> fresh = new ArrayList<>();
+      writtenAt.forEach(
+          (id, at) -> {
+            Duration age = Duration.between(at, clock.instant());
+            if (!id.equals(instanceId) && age.compareTo(staleAfter) < 0) {
+              fresh.add(new Entry(id, booked.get(id), age));
+            }
+          });
+      return fresh;
+    }
   }
 
   private Event at(Instant when, Runnable action) {

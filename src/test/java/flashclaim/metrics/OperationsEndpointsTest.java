@@ -66,6 +66,7 @@ class OperationsEndpointsTest {
         .contains("flashclaim_admission_in_flight ")
         .contains("flashclaim_admission_queued ")
         .contains("flashclaim_admission_booked_seconds ")
+        .contains("flashclaim_admission_fleet_floor_seconds ")
         .contains("flashclaim_admission_drain_rate ")
         .contains("flashclaim_admission_waited_total ")
         .contains("flashclaim_admission_waited_seconds_total ")

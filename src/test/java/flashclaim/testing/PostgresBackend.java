@@ -76,7 +76,10 @@ public final class PostgresBackend implements StoreBackend {
     return found.get(0);
   }
 
-  /** Every row of every table by key, with its {@code xmin}: any write changes it. */
+  /**
+   * Every row of every table by key, with its {@code xmin}: any write changes it. The admission's
+   * fleet board is left out: instances write it on a timer, whatever requests come.
+   */
   @Override
   public Map<String, String> snapshot() {
     Map<String, String> rows = new TreeMap<>();

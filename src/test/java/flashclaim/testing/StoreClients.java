@@ -1,5 +1,6 @@
 package flashclaim.testing;
 
+import flashclaim.admission.FleetBoard;
 import flashclaim.audit.AuditStore;
 import flashclaim.campaign.CampaignStore;
 import flashclaim.campaign.CouponStore;
@@ -37,6 +38,8 @@ public interface StoreClients extends AutoCloseable {
   IdempotencyStore idempotencyStore(int i);
 
   RedemptionStore redemptionStore(int i);
+
+  FleetBoard fleetBoard(int i);
 
   CampaignStore campaignStore(int i);
 

@@ -14,7 +14,8 @@ import java.time.Duration;
  */
 public final class TestPostgres {
   private static final String TABLES =
-      "campaigns, campaign_changes, coupons, coupon_pool, claims, locks, guards, idempotency";
+      "campaigns, campaign_changes, coupons, coupon_pool, claims, locks, guards, idempotency,"
+          + " admission_fleet";
   private static EmbeddedPostgresServer server;
 
   private TestPostgres() {}

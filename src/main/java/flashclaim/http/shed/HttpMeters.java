@@ -21,6 +21,9 @@ import java.util.function.ToDoubleFunction;
  *       {@code shutting_down}, claims included;
  *   <li>{@value #LIMIT}, {@value #CLAIMS_IN_FLIGHT}, {@value #QUEUED}: the claims' adaptive limit,
  *       the claims that hold a slot, the claims that wait for one;
+ *   <li>{@value #BOOKED}, {@value #FLEET_FLOOR}: how far beyond now this instance's appointment
+ *       book reaches, and how far the other instances' books reach (no new user here is told an
+ *       earlier turn);
  *   <li>{@value #WAITED}, {@value #WAITED_SECONDS}: claims admitted after waiting in line, and how
  *       long they waited together (their quotient is the mean wait: queueing inside the service);
  *   <li>{@value #DRAIN_RATE}: slots freed per second when all are busy, from which a refused
@@ -40,6 +43,7 @@ final class HttpMeters implements MeterBinder {
   static final String CLAIMS_IN_FLIGHT = "flashclaim.admission.in.flight";
   static final String QUEUED = "flashclaim.admission.queued";
   static final String BOOKED = "flashclaim.admission.booked";
+  static final String FLEET_FLOOR = "flashclaim.admission.fleet.floor";
   static final String WAITED = "flashclaim.admission.waited";
   static final String WAITED_SECONDS = "flashclaim.admission.waited.seconds";
   static final String DRAIN_RATE = "flashclaim.admission.drain.rate";
@@ -82,6 +86,10 @@ final class HttpMeters implements MeterBinder {
         .register(registry);
     Gauge.builder(BOOKED, claims, a -> a.booked().toNanos() / 1e9)
         .description("how far beyond now the turns given to new users reach")
+        .baseUnit("seconds")
+        .register(registry);
+    Gauge.builder(FLEET_FLOOR, claims, a -> a.fleetFloor().toNanos() / 1e9)
+        .description("how far beyond now the turns other instances told their new users reach")
         .baseUnit("seconds")
         .register(registry);
     FunctionCounter.builder(WAITED, claims, FairAdmission::waitedClaims)

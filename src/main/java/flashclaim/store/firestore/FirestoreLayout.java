@@ -20,6 +20,10 @@ import flashclaim.campaign.CouponCode;
  * locks/{lockId}                              lockId = SHA-256(lock key), hex
  * guards/{lockId}                             lockId = SHA-256 of the guarded resource's key
  * idempotency/{recordId}                      recordId = SHA-256 of caller + "\n" + key
+ * admission-fleet/{instanceId}                 per instance whose book reaches ahead: {@code
+ *                                              instance, bookedMillis, writtenAt}; instanceId a
+ *                                              random UUID; {instanceId}.{k} with an interval
+ *                                              under 1 s (FirestoreFleetBoard)
  * </pre>
  *
  * A coupon's {@code assignedTo} is the id of the claim record that names it (so the holder's user
@@ -106,6 +110,11 @@ public final class FirestoreLayout {
   static final String BODY_STORED = "bodyStored";
   static final String IN_FLIGHT = "in-flight";
   static final String COMPLETED = "completed";
+  // the admission's fleet board
+  static final String ADMISSION_FLEET = "admission-fleet";
+  static final String INSTANCE = "instance";
+  static final String BOOKED_MILLIS = "bookedMillis";
+  static final String WRITTEN_AT = "writtenAt";
 
   private FirestoreLayout() {}
 
@@ -144,6 +153,10 @@ public final class FirestoreLayout {
 
   static DocumentReference idempotencyRecord(Firestore db, String recordId) {
     return db.collection(IDEMPOTENCY).document(recordId);
+  }
+
+  static CollectionReference admissionFleet(Firestore db) {
+    return db.collection(ADMISSION_FLEET);
   }
 
   static String couponId(CouponCode code) {

@@ -1,6 +1,8 @@
 package flashclaim.store.firestore;
 
 import com.google.cloud.firestore.Firestore;
+import flashclaim.admission.FleetBoard;
+import flashclaim.admission.FleetConfig;
 import flashclaim.audit.AuditConfig;
 import flashclaim.audit.AuditStore;
 import flashclaim.campaign.CampaignStore;
@@ -44,6 +46,13 @@ public final class FirestoreClients implements StoreClients {
           "512m",
           Duration.ofSeconds(60),
           Duration.ofSeconds(30));
+
+  /**
+   * The fleet board's settings: rounds of 250 ms, so that an instance's writes go round four
+   * documents, as in a fleet that reacts within a quarter of a second.
+   */
+  static final FleetConfig FLEET =
+      new FleetConfig(true, Duration.ofMillis(250), Duration.ofSeconds(3));
 
   private final String host;
   private final List<Firestore> clients = new ArrayList<>();
@@ -117,6 +126,11 @@ public final class FirestoreClients implements StoreClients {
   @Override
   public RedemptionStore redemptionStore(int i) {
     return adapter(RedemptionStore.class, i, db -> new FirestoreRedemptionStore(db, CONFIG));
+  }
+
+  @Override
+  public FleetBoard fleetBoard(int i) {
+    return adapter(FleetBoard.class, i, db -> new FirestoreFleetBoard(db, CONFIG, FLEET));
   }
 
   @Override

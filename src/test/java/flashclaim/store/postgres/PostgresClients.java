@@ -2,6 +2,7 @@ package flashclaim.store.postgres;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
+import flashclaim.admission.FleetBoard;
 import flashclaim.audit.AuditConfig;
 import flashclaim.audit.AuditStore;
 import flashclaim.campaign.CampaignStore;
@@ -149,6 +150,11 @@ public final class PostgresClients implements StoreClients {
   @Override
   public RedemptionStore redemptionStore(int i) {
     return adapter(RedemptionStore.class, i, PostgresRedemptionStore::new);
+  }
+
+  @Override
+  public FleetBoard fleetBoard(int i) {
+    return adapter(FleetBoard.class, i, PostgresFleetBoard::new);
   }
 
   @Override

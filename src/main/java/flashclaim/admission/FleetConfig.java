@@ -1,0 +1,37 @@
+package flashclaim.admission;
+
+import io.micronaut.context.annotation.ConfigurationProperties;
+import io.micronaut.core.bind.annotation.Bindable;
+import java.time.Duration;
+
+/**
+ * One order across the fleet ({@code flashclaim.admission.fleet.*}, {@link FleetOrder}): how often
+ * an instance posts how far its appointment book reaches and reads the others', and when an entry
+ * no longer counts.
+ *
+ * @param enabled share the books' reach through the store: a new user is told no earlier turn than
+ *     the furthest turn another instance told; false keeps each instance's book to itself
+ * @param interval how often an instance writes its entry (only while its book reaches ahead, and
+ *     once when it stops) and reads the others'; under a second, on Firestore, an instance's
+ *     writes go round one document per fraction (4 at 250ms), each written at most once a second
+ * @param staleAfter an entry older than this, on the store's clock, no longer counts (its instance
+ *     died or cannot reach the store) and is deleted by the next instance that reads it; a floor
+ *     read longer ago than this is dropped when the store cannot be read
+ */
+@ConfigurationProperties("flashclaim.admission.fleet")
+public record FleetConfig(
+    @Bindable(defaultValue = "true") boolean enabled,
+    @Bindable(defaultValue = "1s") Duration interval,
+    @Bindable(defaultValue = "3s") Duration staleAfter) {
+
+  /** Refuses a configuration that cannot work: the service does not start with it. */
+  public FleetConfig {
+    if (interval.isNegative() || interval.isZero()) {
+      throw new IllegalStateException("flashclaim.admission.fleet.interval must be positive");
+    }
+    if (staleAfter.compareTo(interval) <= 0) {
+      throw new IllegalStateException(
+          "flashclaim.admission.fleet.stale-after must be longer than fleet.interval");
+    }
+  }
+}

@@ -1,0 +1,90 @@
+package flashclaim.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flashclaim.admission.FairAdmission;
+import flashclaim.admission.FleetBoard;
+import flashclaim.admission.FleetOrder;
+import flashclaim.testing.Api;
+import flashclaim.testing.Claimer;
+import flashclaim.testing.FirestoreBackend;
+import flashclaim.testing.ServiceInstance;
+import flashclaim.testing.StoreContents;
+import flashclaim.testing.Tokens;
+import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One order across the fleet, as a client sees it: another instance of the fleet (its entry
+ * written to the store's fleet board as that instance writes it) told its new users turns 20 s
+ * ahead; within a round of its fleet order, this instance answers a new user's claim 503 {@code
+ * overloaded} with a Retry-After of about that wait, though it has every slot free. Once the
+ * other instance withdraws its entry, the next new user gets a coupon. The instance posts its own
+ * entry while the refused user's turn keeps its book ahead, and deletes it when it shuts down.
+ * With {@code fleet.enabled=false} the instance has no fleet order.
+ */
+class FleetOrderTest {
+  private static final String OVERLOADED = "urn:flashclaim:problem:overloaded";
+
+  @Test
+  void aNewUserIsToldToComeBackAfterTheTurnsAnotherInstanceTold() throws Exception {
+    new FirestoreBackend().reset();
+    String self;
+    try (ServiceInstance one = ServiceInstance.start(Map.of("flashclaim.claim.deadline", "2s"))) {
+      URI url = one.url();
+      FairAdmission admission = one.context().getBean(FairAdmission.class);
+      FleetBoard board = one.context().getBean(FleetBoard.class);
+      Api.createCampaign(url, "fleet-order", 1, 10);
+
+      board.publish("another-instance", Duration.ofSeconds(20));
+      await(admission, floor -> floor.compareTo(Duration.ofSeconds(15)) > 0);
+      Api.Response refused = Claimer.claim(url, "fleet-order", Tokens.user("later-click"), null);
+      assertThat(refused.status()).as(refused.body()).isEqualTo(503);
+      assertThat(refused.json().get("type")).isEqualTo(OVERLOADED);
+      assertThat(Long.parseLong(refused.header("Retry-After"))).isBetween(15L, 20L);
+      assertThat(refused.header(Claimer.TICKET)).isNotBlank();
+
+      board.withdraw("another-instance");
+      await(admission, Duration::isZero);
+      Api.Response served = Claimer.claim(url, "fleet-order", Tokens.user("after-it"), null);
+      assertThat(served.status()).as(served.body()).isEqualTo(201);
+
+      // The refused user's turn keeps this instance's book 15 s or more ahead: it posts its entry.
+      self = one.context().getBean(FleetOrder.class).instanceId();
+      Instant giveUp = Instant.now().plusSeconds(10);
+      while (entriesOf(self) == 0) {
+        assertThat(Instant.now()).as("this instance's entry on the board").isBefore(giveUp);
+        Thread.sleep(50);
+      }
+    }
+    assertThat(entriesOf(self)).as("deleted at shutdown").isZero();
+    try (ServiceInstance alone =
+        ServiceInstance.start(Map.of("flashclaim.admission.fleet.enabled", "false"))) {
+      assertThat(alone.context().findBean(FleetOrder.class)).isEmpty();
+      assertThat(alone.context().getBean(FairAdmission.class).fleetFloor()).isZero();
+    }
+  }
+
+  /** The documents of the fleet board that belong to the instance {@code instanceId}. */
+  private static long entriesOf(String instanceId) {
+    return StoreContents.all("admission-fleet").stream()
+        .filter(doc -> instanceId.equals(doc.getString("instance")))
+        .count();
+  }
+
+  /** Waits (at most 10 s: several rounds of 1 s) until the instance's fleet floor is as told. */
+  private static void await(FairAdmission admission, Predicate<Duration> floor)
+      throws InterruptedException {
+    Instant giveUp = Instant.now().plusSeconds(10);
+    while (!floor.test(admission.fleetFloor())) {
+      assertThat(Instant.now())
+          .as("the fleet floor, now %s", admission.fleetFloor())
+          .isBefore(giveUp);
+      Thread.sleep(50);
+    }
+  }
+}
