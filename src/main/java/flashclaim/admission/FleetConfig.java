@@ -13,7 +13,9 @@ import java.time.Duration;
  *     the furthest turn another instance told; false keeps each instance's book to itself
  * @param interval how often an instance writes its entry (only while its book reaches ahead, and
  *     once when it stops) and reads the others'; under a second, on Firestore, an instance's
- *     writes go round one document per fraction (4 at 250ms), each written at most once a second
+ *     writes go round one document per fraction (4 at 250ms), each written at most once a second.
+ *     A quarter of a second lets the floor reach the other instances within the first second of a
+ *     sale; a larger fleet may take a second, for fewer reads (docs/admission.md)
  * @param staleAfter an entry older than this, on the store's clock, no longer counts (its instance
  *     died or cannot reach the store) and is deleted by the next instance that reads it; a floor
  *     read longer ago than this is dropped when the store cannot be read
@@ -21,7 +23,7 @@ import java.time.Duration;
 @ConfigurationProperties("flashclaim.admission.fleet")
 public record FleetConfig(
     @Bindable(defaultValue = "true") boolean enabled,
-    @Bindable(defaultValue = "1s") Duration interval,
+    @Bindable(defaultValue = "250ms") Duration interval,
     @Bindable(defaultValue = "3s") Duration staleAfter) {
 
   /** Refuses a configuration that cannot work: the service does not start with it. */
