@@ -174,7 +174,12 @@ public final class StartupWarmUp {
       tokens.retire();
       state = end;
       LOG.info("Start-up warm-up {}: {}", end == State.DONE ? "done" : "cut short", details());
-      events.publishEvent(new WarmUpEnded());
+      try {
+        events.publishEvent(new WarmUpEnded());
+      } catch (RuntimeException closing) {
+        // the context stops: no probe to tell
+        LOG.debug("Start-up warm-up: its end was not published: {}", closing.toString());
+      }
     }
   }
 
