@@ -48,6 +48,11 @@ import sun.misc.Signal;
         "The webhook's signature of each request: t=<unix seconds>,v1=<hex"
             + " HMAC-SHA256(secret, \"<t>.<body>\")>, over the body's exact bytes.")
 public final class Application {
+  /** System property: every singleton made at start ({@link #eagerInit}). */
+  static final String EAGER_INIT = "flashclaim.eager-init";
+  /** The same as an environment variable. */
+  static final String EAGER_INIT_VARIABLE = "FLASHCLAIM_EAGER_INIT";
+
   private Application() {}
 
   /**
@@ -56,8 +61,23 @@ public final class Application {
    * or PostgreSQL are child processes, which would outlive it) and exits with status 1.
    */
   public static void main(String[] args) {
-    ApplicationContext context = new Launcher().classes(Application.class).args(args).start();
+    Launcher launcher = new Launcher();
+    launcher.classes(Application.class).args(args);
+    launcher.eagerInitSingletons(
+        eagerInit(System.getProperty(EAGER_INIT), System.getenv(EAGER_INIT_VARIABLE)));
+    ApplicationContext context = launcher.start();
     drainOnTermination(context);
+  }
+
+  /**
+   * Whether every singleton is created while the context starts (Micronaut's {@code
+   * eagerInitSingletons}) rather than at its first use: {@code -Dflashclaim.eager-init=true} or
+   * {@code FLASHCLAIM_EAGER_INIT=true}, the system property first; off by default. Read before the
+   * context exists, so it is not a configuration property of the context.
+   */
+  static boolean eagerInit(String systemProperty, String environmentVariable) {
+    String value = systemProperty != null ? systemProperty : environmentVariable;
+    return value != null && Boolean.parseBoolean(value.strip());
   }
 
   /** Micronaut's launcher, which on a failed start closes the context before it exits. */

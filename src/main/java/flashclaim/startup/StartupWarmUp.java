@@ -6,6 +6,7 @@ import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CampaignService;
 import flashclaim.campaign.CampaignStore;
 import flashclaim.campaign.CodePrefix;
+import io.micronaut.context.event.ApplicationEventPublisher;
 import io.micronaut.runtime.event.annotation.EventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
 import jakarta.annotation.PreDestroy;
@@ -75,6 +76,7 @@ public final class StartupWarmUp {
   private final WarmUpTokens tokens;
   private final CampaignStore campaignStore;
   private final CampaignService campaigns;
+  private final ApplicationEventPublisher<WarmUpEnded> events;
   private final String run;
   private final ConcurrentMap<String, LongAdder> answers = new ConcurrentHashMap<>();
   private final AtomicInteger sent = new AtomicInteger();
@@ -88,12 +90,14 @@ public final class StartupWarmUp {
       WarmUpPass pass,
       WarmUpTokens tokens,
       CampaignStore campaignStore,
-      CampaignService campaigns) {
+      CampaignService campaigns,
+      ApplicationEventPublisher<WarmUpEnded> events) {
     this.config = config;
     this.pass = pass;
     this.tokens = tokens;
     this.campaignStore = campaignStore;
     this.campaigns = campaigns;
+    this.events = events;
     byte[] random = new byte[6];
     new SecureRandom().nextBytes(random);
     this.run = HexFormat.of().formatHex(random);
@@ -170,6 +174,12 @@ public final class StartupWarmUp {
       tokens.retire();
       state = end;
       LOG.info("Start-up warm-up {}: {}", end == State.DONE ? "done" : "cut short", details());
+      try {
+        events.publishEvent(new WarmUpEnded());
+      } catch (RuntimeException closing) {
+        // the context stops: no probe to tell
+        LOG.debug("Start-up warm-up: its end was not published: {}", closing.toString());
+      }
     }
   }
 

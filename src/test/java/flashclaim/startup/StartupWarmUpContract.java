@@ -108,6 +108,22 @@ abstract class StartupWarmUpContract {
   }
 
   @Test
+  void readinessTurnsUpAsTheWarmUpEndsThoughItsDownAnswerIsCached() {
+    try (ServiceInstance service =
+        start(
+            Map.of(
+                "flashclaim.health.cache-ttl", "10m",
+                "flashclaim.warm-up.enabled", "true",
+                "flashclaim.warm-up.requests", "100000000",
+                "flashclaim.warm-up.max-time", "3s"))) {
+      // Cached for 10 minutes, unless the end of the warm-up clears it.
+      Api.Response first = Api.get(service.url(), "/health/readiness", null);
+      assertThat(first.status()).as(first.body()).isEqualTo(503);
+      Api.awaitReady(service.url(), null, Duration.ofSeconds(60));
+    }
+  }
+
+  @Test
   void offReadinessDoesNotWaitAndTheCampaignStaysReserved() {
     try (ServiceInstance service = start(Map.of())) {
       Api.Response ready = Api.get(service.url(), "/health/readiness", Tokens.admin());

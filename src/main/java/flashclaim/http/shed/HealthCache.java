@@ -1,5 +1,6 @@
 package flashclaim.http.shed;
 
+import flashclaim.startup.WarmUpEnded;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micronaut.context.annotation.ConfigurationProperties;
@@ -10,6 +11,7 @@ import io.micronaut.management.health.aggregator.DefaultHealthAggregator;
 import io.micronaut.management.health.indicator.HealthIndicator;
 import io.micronaut.management.health.indicator.HealthResult;
 import io.micronaut.runtime.ApplicationConfiguration;
+import io.micronaut.runtime.event.annotation.EventListener;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.Arrays;
@@ -52,6 +54,15 @@ final class HealthCache extends DefaultHealthAggregator {
             + Arrays.stream(indicators).map(i -> i.getClass().getName()).sorted().collect(Collectors.joining(",", ":", ""));
     return entries.compute(key, (k, old) -> old != null && old.fresh() ? old : evaluate(indicators, detail))
         .result;
+  }
+
+  /**
+   * Readiness turns UP when the start-up warm-up ends: the answers cached before are forgotten, so
+   * that a probe sees it at once rather than up to a cache TTL later.
+   */
+  @EventListener
+  void onWarmUpEnded(WarmUpEnded ended) {
+    entries.clear();
   }
 
   private Entry evaluate(HealthIndicator[] indicators, HealthLevelOfDetail detail) {
