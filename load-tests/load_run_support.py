@@ -157,7 +157,8 @@ class HeapWatcher:
                 continue
             if header and len(cells) == len(header):
                 try:
-                    row = dict(zip(header, (float(c.replace(",", ".")) for c in cells)))
+                    # "-": a column the collector has not (CGC and CGCT of the Serial collector)
+                    row = dict(zip(header, (0.0 if c == "-" else float(c.replace(",", ".")) for c in cells)))
                 except ValueError:
                     continue
                 self.latest = {

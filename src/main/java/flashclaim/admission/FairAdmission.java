@@ -140,6 +140,12 @@ public final class FairAdmission {
   private Instant bookedUntil = Instant.EPOCH;
   /** Whether refused users come back when told; guarded by {@code lock}. */
   private final ShowUps showUps = new ShowUps();
+  /**
+   * The latest turn a fleet floor made this instance tell a new user; guarded by {@code lock}. New
+   * users are told no earlier turn, so a floor that falls between two reads never tells a later
+   * click an earlier turn. Kept apart from the book, which holds this instance's own turns only.
+   */
+  private Instant floorUntil = Instant.EPOCH;
   /** How far beyond now the other instances' books reach ({@link FleetOrder}); zero alone. */
   private volatile Supplier<Duration> fleetFloor = () -> Duration.ZERO;
 
@@ -201,6 +207,7 @@ public final class FairAdmission {
         if (!Double.isNaN(meanHoldSeconds) || !floor.isZero()) {
           if (idleWithoutReturns(now)) {
             bookedUntil = now; // nobody is coming back for the turns it holds
+            floorUntil = now;
           }
           Instant turn = book(now, floor);
           if (turn.isAfter(waitUntil)) {
@@ -462,17 +469,23 @@ public final class FairAdmission {
    * Gives a new user the next turn in the appointment book and returns it. The book counts one
    * drain interval for every new user told a turn that has not come yet; of that wait, the user is
    * told the share that users come back ({@link ShowUps}): when nobody does, nobody waits for them.
-   * The book starts no earlier than {@code floor} beyond now, the other instances' reach, and the
-   * user is never told a turn before it. The book reaches at most {@code max-retry-after} beyond
-   * now. Must hold {@code lock}, with the drain rate measured or a floor above zero (a turn then
-   * takes no time of its own).
+   * The book reaches at most {@code max-retry-after} beyond now.
+   *
+   * <p>The user is never told a turn before {@code floor} beyond now (the other instances' reach)
+   * nor before a floor told earlier. The floor is not added to the book: the book, and what this
+   * instance posts to the fleet ({@link #promised}), hold its own turns only. Were the floor to
+   * start the book, each instance would book after the furthest other book, post that, and be
+   * booked after in turn: the books would leapfrog, every instance's reach growing with the whole
+   * fleet's new users rather than its own, and users would be told turns the fleet's size times
+   * too late. Must hold {@code lock}, with the drain rate measured or a floor above zero (a turn
+   * then takes no time of its own).
    */
   private Instant book(Instant now, Duration floor) {
     Instant floorAt = now.plus(capped(floor));
-    Instant after = bookedUntil.isAfter(now) ? bookedUntil : now;
-    if (floorAt.isAfter(after)) {
-      after = floorAt;
+    if (floorAt.isAfter(floorUntil)) {
+      floorUntil = floorAt;
     }
+    Instant after = bookedUntil.isAfter(now) ? bookedUntil : now;
     double step = Double.isNaN(meanHoldSeconds) ? 0 : meanHoldSeconds / limit();
     bookedUntil = after.plusNanos(Math.round(step * 1e9));
     if (bookedUntil.isAfter(now.plus(maxRetryAfter))) {
@@ -483,7 +496,7 @@ public final class FairAdmission {
         share == 1
             ? bookedUntil
             : now.plusNanos(Math.round(Duration.between(now, bookedUntil).toNanos() * share));
-    return turn.isBefore(floorAt) ? floorAt : turn;
+    return turn.isBefore(floorUntil) ? floorUntil : turn;
   }
 
   /**

@@ -296,10 +296,11 @@ class FairAdmissionTest {
   }
 
   /**
-   * A fleet floor (the furthest turn other instances told, here 5 s ahead) starts the book: a new
-   * user whose wait ends before it is refused at once and told a turn after it; later new users
-   * book after that one, a turn (50 ms here) each; a returning user is not affected and takes the
-   * free slot; the book, as promised to the fleet, reaches past the floor.
+   * A fleet floor (the furthest turn other instances told, here 5 s ahead) delays new users: one
+   * whose wait ends before it is refused at once and told the floor; later new users too, though
+   * their own turns (50 ms each here) come sooner; a returning user is not affected and takes the
+   * free slot. The book, as promised to the fleet, holds this instance's own turns only, and a
+   * floor that falls later does not tell a later click an earlier turn.
    */
   @Test
   void aFleetFloorDelaysNewUsersTurnsButNotReturningUsers() {
@@ -311,23 +312,54 @@ class FairAdmissionTest {
     Entry.Refused first = refused(admission.enter(now, now.plusSeconds(2)));
     Entry.Refused second = refused(admission.enter(now, now.plusSeconds(2)));
     assertThat(first.reason()).isEqualTo(Reason.DEADLINE);
-    assertThat(first.retryAfter()).isEqualTo(Duration.ofMillis(5050));
-    assertThat(second.retryAfter()).isEqualTo(Duration.ofMillis(5100));
-    assertThat(admission.promised()).isEqualTo(Duration.ofMillis(5100));
+    assertThat(first.retryAfter()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(second.retryAfter()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(admission.promised())
+        .as("its own two turns, not the floor: no echo back to the fleet")
+        .isEqualTo(Duration.ofMillis(100));
     assertThat(admission.fleetFloor()).isEqualTo(Duration.ofSeconds(5));
 
     admitted(admission.enterAgain(T0, now.plusSeconds(2)));
 
     admission.useFleetFloor(() -> Duration.ofSeconds(1)); // the others' books ran down
     assertThat(refused(admission.enter(now, now.plusSeconds(2))).retryAfter())
-        .as("the book stays monotonic")
-        .isEqualTo(Duration.ofMillis(5150));
+        .as("no earlier turn than a click before it was told")
+        .isEqualTo(Duration.ofSeconds(5));
+    clock.move(Duration.ofSeconds(5));
+    Instant later = clock.instant();
+    assertThat(refused(admission.enter(later, later.plusMillis(500))).retryAfter())
+        .as("once that turn has passed, the floor read now")
+        .isEqualTo(Duration.ofSeconds(1));
+  }
+
+  /**
+   * Two instances that read each other's reach do not leapfrog: each keeps booking its own users a
+   * turn each, however long both run, and tells them the other's reach when that is further.
+   */
+  @Test
+  void twoInstancesReadingEachOthersReachDoNotLeapfrog() {
+    FairAdmission a = withAppointments(2, 10, () -> 0.5);
+    FairAdmission b = withAppointments(2, 10, () -> 0.5);
+    measureHoldTime(a, Duration.ofMillis(100));
+    measureHoldTime(b, Duration.ofMillis(100));
+    a.useFleetFloor(b::promised);
+    b.useFleetFloor(a::promised);
+    Instant now = clock.instant();
+    Duration last = Duration.ZERO;
+    for (int i = 0; i < 20; i++) {
+      last = refused(a.enter(now, now.plusMillis(10))).retryAfter();
+      refused(b.enter(now, now.plusMillis(10)));
+    }
+    // 20 new users each, 50 ms a turn: 1 s of turns on each, not 2 s (the sum of both).
+    assertThat(a.promised()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(b.promised()).isEqualTo(Duration.ofSeconds(1));
+    assertThat(last).isEqualTo(Duration.ofSeconds(1));
   }
 
   /**
    * A floor that falls within a new user's wait lets them join the line, and a floor applies even
-   * before this instance has measured a claim (a fresh instance joining a sale): nothing is
-   * booked without it.
+   * before this instance has measured a claim (a fresh instance joining a sale); the fresh
+   * instance posts no reach of its own for it.
    */
   @Test
   void aFleetFloorAppliesToAFreshInstanceAndWithinTheWaitTheUserJoinsTheLine() {
@@ -336,7 +368,7 @@ class FairAdmissionTest {
     Instant now = clock.instant();
     assertThat(refused(fresh.enter(now, now.plusSeconds(2))).retryAfter())
         .isEqualTo(Duration.ofSeconds(3));
-    assertThat(fresh.promised()).isEqualTo(Duration.ofSeconds(3));
+    assertThat(fresh.promised()).isZero();
     admitted(fresh.enter(now, now.plusSeconds(4)));
 
     FairAdmission alone = withAppointments(2, 10, () -> 0.5);
