@@ -48,9 +48,9 @@ import org.slf4j.LoggerFactory;
  * Retry-After, so that users come back in the order they first came, each at about the time the
  * instance will have served everyone before them, and a later user is never told an earlier turn.
  * A returning user (with a ticket) is not booked again: they wait by their first arrival, ahead of
- * every later one. A fleet floor ({@link #useFleetFloor}, {@link FleetOrder}) starts the book no
- * earlier than the furthest turn another instance told its new users: no new user here is told a
- * turn before users who clicked earlier elsewhere. Without appointments, Retry-After is the
+ * every later one. With a fleet floor ({@link #useFleetFloor}, {@link FleetOrder}), no new user
+ * here is told a turn before the furthest turn another instance's own book told its new users,
+ * who clicked earlier; the floor is not added to this instance's book. Without appointments, Retry-After is the
  * expected turn in the line plus jitter, so that refused clients do not come back in lockstep.
  *
  * <p>The limit is a Netflix concurrency-limits {@link AbstractLimiter} (fixed, or adapting to the
@@ -287,9 +287,9 @@ public final class FairAdmission {
   }
 
   /**
-   * How far beyond now the turns this instance tells new users reach: the book's reach, times the
-   * share of refused users who come back ({@link ShowUps}). What the fleet must not tell a later
-   * click an earlier turn than ({@link FleetOrder}).
+   * How far beyond now this instance's own book reaches (the turns of its own new users, not those
+   * a fleet floor made it tell), times the share of refused users who come back ({@link ShowUps}).
+   * What the fleet must not tell a later click an earlier turn than ({@link FleetOrder}).
    */
   public Duration promised() {
     synchronized (lock) {
