@@ -18,8 +18,9 @@ import org.slf4j.LoggerFactory;
  *
  * <ol>
  *   <li>writes how far beyond now its own book reaches ({@link FairAdmission#promised}: the turns
- *       of its own new users, never the floor it was told) to its own entry of the {@link FleetBoard}, while that is above
- *       zero, and deletes its entry once when it falls to zero: an idle instance writes nothing;
+ *       of its own new users, never the floor it was told) to its own entry of the {@link
+ *       FleetBoard}, while that is above zero, and deletes its entry once when it falls to zero:
+ *       an idle instance writes nothing;
  *   <li>reads the other instances' fresh entries, and keeps the furthest reach among them, less
  *       each entry's age on the store's clock, as the <em>fleet floor</em>: no new user here is
  *       told a turn before it ({@link FairAdmission#useFleetFloor}).
