@@ -51,7 +51,8 @@ import org.slf4j.LoggerFactory;
  * every later one. With a fleet floor ({@link #useFleetFloor}, {@link FleetOrder}), no new user
  * here is told a turn before the furthest turn another instance's own book told its new users,
  * who clicked earlier; the floor is not added to this instance's book. Without appointments,
- * Retry-After is the expected turn in the line plus jitter, so that refused clients do not come back in lockstep.
+ * Retry-After is the expected turn in the line plus jitter, so that refused clients do not come
+ * back in lockstep.
  *
  * <p>The limit is a Netflix concurrency-limits {@link AbstractLimiter} (fixed, or adapting to the
  * latency the claims meet); this class adds the fair wait in front of it. Threads: none wait here;
