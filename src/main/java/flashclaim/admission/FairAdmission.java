@@ -282,8 +282,7 @@ public final class FairAdmission {
   /** How far beyond now the appointment book reaches: zero when no new user's turn is ahead. */
   public Duration booked() {
     synchronized (lock) {
-      Instant now = clock.instant();
-      return bookedUntil.isAfter(now) ? Duration.between(now, bookedUntil) : Duration.ZERO;
+      return reach(clock.instant());
     }
   }
 
@@ -294,13 +293,23 @@ public final class FairAdmission {
    */
   public Duration promised() {
     synchronized (lock) {
-      Instant now = clock.instant();
-      if (!bookedUntil.isAfter(now)) {
-        return Duration.ZERO;
-      }
-      return Duration.ofNanos(
-          Math.round(Duration.between(now, bookedUntil).toNanos() * showUps.share(now)));
+      return toldReach(clock.instant());
     }
+  }
+
+  /** How far beyond {@code now} the book reaches; zero when it has run out. Must hold the lock. */
+  private Duration reach(Instant now) {
+    return bookedUntil.isAfter(now) ? Duration.between(now, bookedUntil) : Duration.ZERO;
+  }
+
+  /**
+   * Of the book's reach, the share that users come back ({@link ShowUps}): how far ahead the turns
+   * told to new users reach. Must hold the lock.
+   */
+  private Duration toldReach(Instant now) {
+    Duration reach = reach(now);
+    double share = showUps.share(now);
+    return share == 1 ? reach : Duration.ofNanos(Math.round(reach.toNanos() * share));
   }
 
   /**
@@ -492,11 +501,7 @@ public final class FairAdmission {
     if (bookedUntil.isAfter(now.plus(maxRetryAfter))) {
       bookedUntil = now.plus(maxRetryAfter);
     }
-    double share = showUps.share(now);
-    Instant turn =
-        share == 1
-            ? bookedUntil
-            : now.plusNanos(Math.round(Duration.between(now, bookedUntil).toNanos() * share));
+    Instant turn = now.plus(toldReach(now));
     return turn.isBefore(floorUntil) ? floorUntil : turn;
   }
 

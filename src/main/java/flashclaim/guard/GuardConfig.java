@@ -36,22 +36,22 @@ public record GuardConfig(
     for (String pattern : routes) {
       // The literal start of the pattern rules most paths out without the matcher's parsing:
       // this runs for every claim, which no default pattern covers.
-      if (path.startsWith(literalStart(pattern)) && PathMatcher.ANT.matches(pattern, path)) {
+      int literal = literalLength(pattern);
+      if (path.regionMatches(0, pattern, 0, literal) && PathMatcher.ANT.matches(pattern, path)) {
         return true;
       }
     }
     return false;
   }
 
-  /** The part of an Ant pattern before its first wildcard. */
-  private static String literalStart(String pattern) {
-    int end = pattern.length();
-    for (char wildcard : new char[] {'*', '?', '{'}) {
-      int at = pattern.indexOf(wildcard);
-      if (at >= 0 && at < end) {
-        end = at;
+  /** The length of the part of an Ant pattern before its first wildcard. */
+  private static int literalLength(String pattern) {
+    for (int i = 0; i < pattern.length(); i++) {
+      char c = pattern.charAt(i);
+      if (c == '*' || c == '?' || c == '{') {
+        return i;
       }
     }
-    return pattern.substring(0, end);
+    return pattern.length();
   }
 }
