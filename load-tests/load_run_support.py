@@ -22,6 +22,10 @@
       whole number (0 when nothing was measured), and on stderr what it counted.
   load_run_support.py floor RUN_DIR
       The p99 of the floor phase's attempts in ms (RUN_DIR/floor-outcome.json), 0 without one.
+  load_run_support.py front-end-stats SOCKET
+      HAProxy's counters per instance (--front-end), read from its stats socket, as JSON.
+  load_run_support.py front-end-clear SOCKET
+      Clears those counters (before the measured run).
   load_run_support.py summary RUN_DIR
       Reads what bin/load-run left in RUN_DIR (run.json, samples*.jsonl, outcome.json,
       answers.csv, calibration-* and floor-* files, freeze.json, audit.json, campaign.json, the
@@ -31,6 +35,8 @@
 """
 import asyncio
 import calendar
+import csv
+import io
 import json
 import os
 import re
@@ -646,7 +652,7 @@ def describe_store(campaign, audit, outcome, expected, checks, out, paused=False
 
 def describe_resources(run, samples, top_others, out):
     names = [f"instance-{i}" for i in range(1, run["instances"] + 1)] + [
-        "emulator", "postgres", "store-proxy", "gatling", "gatling-w7", "sampler"]
+        "emulator", "postgres", "store-proxy", "front-end", "gatling", "gatling-w7", "sampler"]
     rows = resources(samples, names)
     for name in names:
         row = rows.get(name)
@@ -1130,6 +1136,57 @@ def describe_pause(run_dir, run, outcome, answers, checks, out):
     checks.completion(late <= 2000, f"no 201 answered more than 2 s after the pause's ack (latest: {late} ms)")
 
 
+def front_end_command(socket_path, command):
+    """One command to HAProxy's stats socket; its answer."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(10)
+        s.connect(socket_path)
+        s.sendall(command.encode() + b"\n")
+        chunks = []
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    return b"".join(chunks).decode()
+
+
+def front_end_stats(socket_path):
+    """Per instance (HAProxy's server line): queue and connection peaks, 503s, mean times."""
+    text = front_end_command(socket_path, "show stat").lstrip("# ")
+    rows = list(csv.DictReader(io.StringIO(text)))
+    stats = {}
+    for row in rows:
+        if row.get("svname") in ("FRONTEND", "BACKEND") or not row.get("pxname"):
+            continue
+        stats[row["svname"]] = {
+            key: int(row[key]) if (row.get(key) or "").isdigit() else None
+            for key in ("qmax", "smax", "slim", "stot", "hrsp_5xx", "qtime", "rtime", "ttime", "econ", "eresp")
+        }
+    # the queue of requests waiting for a connection, and the 503s the front end itself gave
+    # (queue timeouts), are its backend's, not its server's
+    for row in rows:
+        if row.get("svname") == "BACKEND" and row.get("pxname") in stats:
+            server = stats[row["pxname"]]
+            server["backendRefusals"] = int(row.get("hrsp_5xx") or 0) - int(server.get("hrsp_5xx") or 0)
+            for key in ("qmax", "qtime"):
+                if (row.get(key) or "").isdigit():
+                    server[key] = max(int(row[key]), server.get(key) or 0)
+    return stats
+
+
+def describe_front_end(run, stats, out):
+    if not run.get("frontEnd"):
+        return
+    line = (f"  front end: HAProxy, at most {run['frontEnd']} connections per instance, the requests beyond "
+            f"them queued in arrival order (10 s at most)")
+    out(line)
+    for name, s in sorted((stats or {}).items()):
+        out(f"    {name}: queue peak {s.get('qmax')} requests (mean queue time of the last 1,024 "
+            f"{s.get('qtime')} ms), connections peak {s.get('smax')} of {s.get('slim')}, "
+            f"requests {s.get('stot')}, refused by the front end {s.get('backendRefusals', 0)}")
+
+
 def summary(run_dir):
     run = load_json(os.path.join(run_dir, "run.json"), {})
     outcome = load_json(os.path.join(run_dir, "outcome.json"))
@@ -1167,6 +1224,7 @@ def summary(run_dir):
     )
     if run.get("storeLatencyMs"):
         out(f"  store latency added: {run['storeLatencyMs']} ms each way (a TCP proxy in front of the store)")
+    describe_front_end(run, load_json(os.path.join(run_dir, "front-end.json")), out)
     describe_gatling(gatling_console(os.path.join(run_dir, "gatling.log")), out)
     answers = read_answers(os.path.join(run_dir, "answers.csv"))
     overloaded = describe_phases(run_dir, run, outcome, answers, samples, checks, out)
@@ -1263,6 +1321,12 @@ def main(argv):
         return watch_added_instance(argv[1], int(argv[2]), argv[3], argv[4], argv[5], int(argv[6]), argv[7], float(argv[8]))
     if len(argv) == 5 and argv[0] == "claims-after":
         print(json.dumps(firestore_claims_after(int(argv[1]), argv[2], argv[3], int(argv[4]))))
+        return 0
+    if len(argv) == 2 and argv[0] == "front-end-stats":
+        print(json.dumps(front_end_stats(argv[1])))
+        return 0
+    if len(argv) == 2 and argv[0] == "front-end-clear":
+        front_end_command(argv[1], "clear counters all")
         return 0
     if len(argv) == 2 and argv[0] == "summary":
         return summary(argv[1])

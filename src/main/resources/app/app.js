@@ -71,7 +71,13 @@ function problemType(answer) {
   return answer.body && typeof answer.body.type === 'string' ? answer.body.type.replace(PROBLEM, '') : '';
 }
 
+// The wait the service told: in milliseconds (Flashclaim-Retry-After-Ms, the turn it was given)
+// when the answer has them, else Retry-After's whole seconds.
 function retryMillis(answer) {
+  const millis = Number(answer.header('Flashclaim-Retry-After-Ms') ?? NaN);
+  if (Number.isFinite(millis) && millis > 0) {
+    return millis;
+  }
   const seconds = Number(answer.header('Retry-After'));
   return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : NETWORK_RETRY_MILLIS;
 }

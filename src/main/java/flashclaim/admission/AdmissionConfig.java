@@ -21,10 +21,17 @@ import java.util.List;
  *     threads ({@code micronaut.executors.store.number-of-threads}), or admitted claims queue for a
  *     thread instead of in the fair queue
  * @param maxQueued the most claims that wait for a slot on one instance, a hard bound; when it is
- *     reached the latest arrival is refused (503 {@code overloaded})
+ *     reached the latest arrival is refused (503 {@code overloaded}). Every waiting claim holds a
+ *     connection of the load balancer's front end, which bounds them per instance (Cloud Run's
+ *     concurrency, at most 1,000): keep the claims running and waiting well below that bound, or
+ *     new clicks queue in front of the instance, unseen and out of order
  * @param workReserve the part of a claim's deadline ({@code flashclaim.claim.deadline}, counted
  *     from its arrival) kept for its store work: a claim waits for a slot at most until its
  *     deadline less this reserve
+ * @param maxWait the longest a claim waits for a slot, counted from its arrival (also within the
+ *     deadline less {@code workReserve}): a user whose turn comes later is told it at once
+ *     ({@code Flashclaim-Retry-After-Ms}), so that waiting claims hold the front end's connections
+ *     briefly
  * @param maxRetryAfter the longest Retry-After a refused claim is told
  * @param retryJitter how widely Retry-After is spread: a refused claim waits its expected turn plus
  *     a random part of up to this fraction of it, and of at least one second (Retry-After counts
@@ -45,8 +52,9 @@ public record AdmissionConfig(
     @Bindable(defaultValue = "32") int initialLimit,
     @Bindable(defaultValue = "32") int minLimit,
     @Bindable(defaultValue = "64") int maxLimit,
-    @Bindable(defaultValue = "900") int maxQueued,
+    @Bindable(defaultValue = "256") int maxQueued,
     @Bindable(defaultValue = "100ms") Duration workReserve,
+    @Bindable(defaultValue = "500ms") Duration maxWait,
     @Bindable(defaultValue = "30s") Duration maxRetryAfter,
     @Bindable(defaultValue = "0.5") double retryJitter,
     @Bindable(defaultValue = "0.05") double serviceTimeSmoothing,
@@ -81,6 +89,8 @@ public record AdmissionConfig(
             && !ticketTtl.isZero(),
         "flashclaim.admission: work-reserve and max-retry-after must not be negative, ticket-ttl"
             + " must be positive");
+    require(
+        maxWait.toMillis() >= 1, "flashclaim.admission.max-wait must be at least 1 ms");
     require(retryJitter >= 0, "flashclaim.admission.retry-jitter must not be negative");
     require(
         serviceTimeSmoothing > 0 && serviceTimeSmoothing <= 1,

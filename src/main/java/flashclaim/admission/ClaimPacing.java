@@ -86,15 +86,15 @@ public final class ClaimPacing {
   }
 
   /**
-   * Remembers that the caller was just told to come back after {@code retryAfterSeconds}, the
-   * whole seconds of the Retry-After it was sent: its claims are let through again from that time
-   * less the tolerance. The latest answer counts, as the client follows the latest it received.
+   * Remembers that the caller was just told to come back after {@code told} (the Retry-After it
+   * was sent, in milliseconds when the answer had them): its claims are let through again from
+   * that time less the tolerance. The latest answer counts, as the client follows the latest it
+   * received.
    */
-  public void toldToWait(long key, long retryAfterSeconds) {
-    if (retryAfterSeconds <= 0) {
+  public void toldToWait(long key, Duration told) {
+    if (told.isNegative() || told.isZero()) {
       return;
     }
-    Duration told = Duration.ofSeconds(retryAfterSeconds);
     Duration tolerance =
         config.tolerance().compareTo(told.dividedBy(2)) > 0 ? told.dividedBy(2) : config.tolerance();
     notBefore.put(key, new Pace(clock.instant().plus(told).minus(tolerance), tolerance));

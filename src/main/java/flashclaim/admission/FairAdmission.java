@@ -109,6 +109,8 @@ public final class FairAdmission {
   }
 
   private static final Logger LOG = LoggerFactory.getLogger(FairAdmission.class);
+  /** What a claim refused from the line is told while no claim has been measured. */
+  private static final Duration UNMEASURED_WAIT = Duration.ofSeconds(1);
   /** What this thread is telling claims, while it does; see {@link #run}. */
   private static final ThreadLocal<Deque<Runnable>> TELLING = new ThreadLocal<>();
   private static final Comparator<Waiter> BY_ARRIVAL =
@@ -521,10 +523,14 @@ public final class FairAdmission {
    * hold {@code lock}.
    */
   private Entry.Refused refusal(Reason reason, int ahead, Instant now) {
-    Duration retryAfter =
-        appointments
-            ? capped(Duration.ofNanos(Math.round(expectedWaitSeconds(ahead) * 1e9)))
-            : spread(ahead);
+    Duration retryAfter;
+    if (!appointments) {
+      retryAfter = spread(ahead);
+    } else if (Double.isNaN(meanHoldSeconds)) {
+      retryAfter = UNMEASURED_WAIT; // no drain rate yet: nothing to tell but a second
+    } else {
+      retryAfter = capped(Duration.ofNanos(Math.round(expectedWaitSeconds(ahead) * 1e9)));
+    }
     return told(reason, retryAfter, now);
   }
 

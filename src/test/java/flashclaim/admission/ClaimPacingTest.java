@@ -29,12 +29,12 @@ class ClaimPacingTest {
     long key = ClaimPacing.key(TOKEN, CLAIM);
     assertThat(pacing.waitLeft(key)).isEmpty(); // never told anything
 
-    pacing.toldToWait(key, 2);
+    pacing.toldToWait(key, Duration.ofSeconds(2));
     clock.move(Duration.ofMillis(1_750)); // 2 s less the tolerance: let through
     assertThat(pacing.waitLeft(key)).isEmpty();
     assertThat(pacing.tooEarlyCount()).isZero();
 
-    pacing.toldToWait(key, 2);
+    pacing.toldToWait(key, Duration.ofSeconds(2));
     // Too early: it loses the tolerance, and waits until a tolerance past the 2 s it was told.
     assertThat(pacing.waitLeft(key)).contains(Duration.ofMillis(2_250));
     clock.move(Duration.ofMillis(1_000));
@@ -49,10 +49,25 @@ class ClaimPacingTest {
   }
 
   @Test
+  void aWaitToldInMillisecondsLetsTheRetryThroughAtThatTimeNotAtTheWholeSecond() {
+    ClaimPacing pacing = pacing(100, Duration.ofMillis(250));
+    long key = ClaimPacing.key(TOKEN, CLAIM);
+    pacing.toldToWait(key, Duration.ofMillis(300)); // the tolerance is at most half: 150 ms
+    clock.move(Duration.ofMillis(149));
+    assertThat(pacing.waitLeft(key)).isPresent(); // too early
+    assertThat(pacing.tooEarlyCount()).isEqualTo(1);
+
+    pacing.toldToWait(key, Duration.ofMillis(300));
+    clock.move(Duration.ofMillis(150)); // the time told less the tolerance: let through
+    assertThat(pacing.waitLeft(key)).isEmpty();
+    assertThat(pacing.tooEarlyCount()).isEqualTo(1);
+  }
+
+  @Test
   void theTimeLeftIsRoundedUpSoThatAClientWaitingItIsLetThrough() {
     ClaimPacing pacing = pacing(100, Duration.ofMillis(250));
     long key = ClaimPacing.key(TOKEN, CLAIM);
-    pacing.toldToWait(key, 1);
+    pacing.toldToWait(key, Duration.ofSeconds(1));
     clock.move(Duration.ofNanos(500_000)); // 0.5 ms
     Duration left = pacing.waitLeft(key).orElseThrow();
     assertThat(left).isEqualTo(Duration.ofMillis(1_250)); // 1,249.5 ms: the tolerance lost
@@ -64,15 +79,15 @@ class ClaimPacingTest {
   void theToleranceIsAtMostHalfTheRetryAfter() {
     ClaimPacing pacing = pacing(100, Duration.ofSeconds(5));
     long key = ClaimPacing.key(TOKEN, CLAIM);
-    pacing.toldToWait(key, 1);
+    pacing.toldToWait(key, Duration.ofSeconds(1));
     clock.move(Duration.ofMillis(499));
     assertThat(pacing.waitLeft(key)).as("1 s less half of it").contains(Duration.ofMillis(1_001));
-    pacing.toldToWait(key, 30);
+    pacing.toldToWait(key, Duration.ofSeconds(30));
     clock.move(Duration.ofMillis(24_999));
     assertThat(pacing.waitLeft(key)).as("30 s less 5 s").contains(Duration.ofMillis(10_001));
 
     ClaimPacing exact = pacing(100, Duration.ZERO);
-    exact.toldToWait(key, 3);
+    exact.toldToWait(key, Duration.ofSeconds(3));
     assertThat(exact.waitLeft(key)).contains(Duration.ofSeconds(3));
   }
 
@@ -80,20 +95,20 @@ class ClaimPacingTest {
   void theLatestAnswerCountsAndAZeroRetryAfterIsNotRemembered() {
     ClaimPacing pacing = pacing(100, Duration.ZERO);
     long key = ClaimPacing.key(TOKEN, CLAIM);
-    pacing.toldToWait(key, 5);
-    pacing.toldToWait(key, 1);
+    pacing.toldToWait(key, Duration.ofSeconds(5));
+    pacing.toldToWait(key, Duration.ofSeconds(1));
     assertThat(pacing.waitLeft(key)).contains(Duration.ofSeconds(1));
 
     long other = ClaimPacing.key(TOKEN, "/v1/campaigns/other/claims");
-    pacing.toldToWait(other, 0);
-    pacing.toldToWait(other, -3);
+    pacing.toldToWait(other, Duration.ofSeconds(0));
+    pacing.toldToWait(other, Duration.ofSeconds(-3));
     assertThat(pacing.waitLeft(other)).isEmpty();
   }
 
   @Test
   void callersAndCampaignsAreToldApart() {
     ClaimPacing pacing = pacing(100, Duration.ZERO);
-    pacing.toldToWait(ClaimPacing.key(TOKEN, CLAIM), 3);
+    pacing.toldToWait(ClaimPacing.key(TOKEN, CLAIM), Duration.ofSeconds(3));
     assertThat(pacing.waitLeft(ClaimPacing.key(TOKEN, CLAIM))).isPresent();
     assertThat(pacing.waitLeft(ClaimPacing.key(TOKEN + "x", CLAIM))).isEmpty();
     assertThat(pacing.waitLeft(ClaimPacing.key(TOKEN, "/v1/campaigns/other/claims"))).isEmpty();
@@ -110,7 +125,8 @@ class ClaimPacingTest {
   void callersAreForgottenWhenTheirTimeHasCome() {
     ClaimPacing pacing = pacing(100, Duration.ZERO);
     for (int i = 0; i < 10; i++) {
-      pacing.toldToWait(ClaimPacing.key("Bearer " + i, CLAIM), i % 2 == 0 ? 1 : 20);
+      pacing.toldToWait(
+          ClaimPacing.key("Bearer " + i, CLAIM), Duration.ofSeconds(i % 2 == 0 ? 1 : 20));
     }
     pacing.cleanUp();
     assertThat(pacing.callers()).isEqualTo(10);
@@ -128,7 +144,7 @@ class ClaimPacingTest {
     int bound = 1_000;
     ClaimPacing pacing = pacing(bound, Duration.ZERO);
     for (int i = 0; i < 20 * bound; i++) {
-      pacing.toldToWait(ClaimPacing.key("Bearer " + i, CLAIM), 30);
+      pacing.toldToWait(ClaimPacing.key("Bearer " + i, CLAIM), Duration.ofSeconds(30));
     }
     pacing.cleanUp();
     assertThat(pacing.callers()).isEqualTo(bound);

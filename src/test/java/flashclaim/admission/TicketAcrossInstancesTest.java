@@ -146,7 +146,10 @@ class TicketAcrossInstancesTest {
     }
   }
 
-  /** An instance with one claim slot, room for {@code maxQueued} waiting claims, slow deadlines. */
+  /**
+   * An instance with one claim slot, room for {@code maxQueued} waiting claims, slow deadlines and
+   * waits as long as them.
+   */
   private static ServiceInstance start(int maxQueued) {
     return ServiceInstance.start(
         Map.of(
@@ -154,6 +157,7 @@ class TicketAcrossInstancesTest {
             "flashclaim.admission.limit", "fixed",
             "flashclaim.admission.initial-limit", 1,
             "flashclaim.admission.max-queued", maxQueued,
+            "flashclaim.admission.max-wait", "60s",
             "flashclaim.claim.deadline", "60s",
             "flashclaim.firestore.call-timeout", "30s"));
   }

@@ -114,7 +114,8 @@ class TicketCodecTest {
 
   static AdmissionConfig config(String secret) {
     return new AdmissionConfig(
-        "fixed", 1, 1, 1, 0, Duration.ZERO, Duration.ofSeconds(30), 0.5, 1, secret,
+        "fixed", 1, 1, 1, 0, Duration.ZERO, Duration.ofSeconds(2), Duration.ofSeconds(30), 0.5, 1,
+        secret,
         Duration.ofMinutes(10), true);
   }
 }

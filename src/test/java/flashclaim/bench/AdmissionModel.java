@@ -2,6 +2,7 @@ package flashclaim.bench;
 
 import com.netflix.concurrency.limits.limit.FixedLimit;
 import com.netflix.concurrency.limits.limiter.SimpleLimiter;
+import flashclaim.RetryAfter;
 import flashclaim.admission.AdmissionConfig;
 import flashclaim.admission.FairAdmission;
 import flashclaim.admission.FleetBoard;
@@ -21,8 +22,8 @@ import java.util.Random;
 /**
  * A flash sale against one instance's {@link FairAdmission}, in simulated time: users click at a
  * steady rate, an admitted claim holds its slot for a service time and takes a coupon while any is
- * left, a refused user comes back after the Retry-After it was told (whole seconds, as HTTP sends
- * it, plus up to 100 ms) with its first arrival, as W6's clients do; once the pool is empty every
+ * left, a refused user comes back after the wait it was told ({@code Flashclaim-Retry-After-Ms},
+ * plus up to 100 ms) with its first arrival, as W6's clients do; once the pool is empty every
  * later attempt is answered sold out at once, as the claim edge does. It prints the FIFO precision
  * (of the first {@code coupons} users to click, the share that got one), the attempts and the
  * refusals: what the admission's policy does to the order of service, without a machine's noise.
@@ -31,8 +32,9 @@ import java.util.Random;
  *   -Dexec.mainClass=flashclaim.bench.AdmissionModel -Dexec.args="users=30000 rate=1000"</pre>
  *
  * Arguments ({@code name=value}): users (30000), coupons (5000), rate (users/s, 1000), limit (32),
- * serviceMs (80: the limit over it is the capacity), waitMs (1900: a claim's wait for a slot),
- * maxQueued (900), seed (1), maxRetries (1000), exponential (true: service times drawn from an
+ * serviceMs (80: the limit over it is the capacity), waitMs (500: a claim's wait for a slot, {@code
+ * flashclaim.admission.max-wait}), maxQueued (256), precise (true: a refused user comes back after
+ * the milliseconds it was told; false: after Retry-After's whole seconds, rounded up), seed (1), maxRetries (1000), exponential (true: service times drawn from an
  * exponential distribution of that mean; false: all equal), delayMs (0: the mean of an
  * exponentially distributed wait of every attempt before the service sees it, as on cores that
  * the client, the store and the service share; a user's first arrival is stamped when its first
@@ -69,6 +71,7 @@ public final class AdmissionModel {
   private final double slowdown;
   private final FleetOrder[] orders;
   private final long fleetNanos;
+  private final boolean precise;
   private int stock;
   private int answeredUsers;
   private final boolean[] won;
@@ -94,7 +97,9 @@ public final class AdmissionModel {
       boolean tickets,
       double slowdown,
       boolean fleet,
-      long fleetMs) {
+      long fleetMs,
+      boolean precise) {
+    this.precise = precise;
     this.slowdown = slowdown;
     this.fleetNanos = fleetMs * 1_000_000;
     this.noShow = noShow;
@@ -119,6 +124,7 @@ public final class AdmissionModel {
             limit,
             maxQueued,
             Duration.ofMillis(100),
+            Duration.ofMillis(waitMs),
             Duration.ofSeconds(30),
             0.5,
             0.05,
@@ -159,8 +165,8 @@ public final class AdmissionModel {
             Double.parseDouble(given.getOrDefault("rate", "1000")),
             Integer.parseInt(given.getOrDefault("limit", "32")),
             Long.parseLong(given.getOrDefault("serviceMs", "80")),
-            Long.parseLong(given.getOrDefault("waitMs", "1900")),
-            Integer.parseInt(given.getOrDefault("maxQueued", "900")),
+            Long.parseLong(given.getOrDefault("waitMs", "500")),
+            Integer.parseInt(given.getOrDefault("maxQueued", "256")),
             Long.parseLong(given.getOrDefault("seed", "1")),
             Integer.parseInt(given.getOrDefault("maxRetries", "1000")),
             Boolean.parseBoolean(given.getOrDefault("exponential", "true")),
@@ -171,7 +177,8 @@ public final class AdmissionModel {
             Boolean.parseBoolean(given.getOrDefault("tickets", "true")),
             Double.parseDouble(given.getOrDefault("slowdown", "1")),
             Boolean.parseBoolean(given.getOrDefault("fleet", "false")),
-            Long.parseLong(given.getOrDefault("fleetMs", "1000")));
+            Long.parseLong(given.getOrDefault("fleetMs", "1000")),
+            Boolean.parseBoolean(given.getOrDefault("precise", "true")));
     System.out.println(model.run());
   }
 
@@ -263,13 +270,15 @@ public final class AdmissionModel {
                   return;
                 }
                 Duration told = ((FairAdmission.Entry.Refused) entry).retryAfter();
-                long seconds = Math.max(1, (told.toMillis() + 999) / 1000);
+                Duration wait =
+                    precise
+                        ? Duration.ofMillis(RetryAfter.millis(told))
+                        : Duration.ofSeconds(RetryAfter.wholeSeconds(told));
                 if (noShow > 0 && random.nextDouble() < noShow) {
                   answered(user); // gives up
                   return;
                 }
-                Instant back =
-                    clock.instant().plusSeconds(seconds).plusMillis(random.nextInt(100));
+                Instant back = clock.instant().plus(wait).plusMillis(random.nextInt(100));
                 at(back, () -> attempt(user, firstArrival, retries + 1));
               }
             });

@@ -54,6 +54,8 @@ class OverloadTest {
     properties.put("flashclaim.admission.limit", "fixed");
     properties.put("flashclaim.admission.initial-limit", LIMIT);
     properties.put("flashclaim.admission.max-queued", MAX_QUEUED);
+    // claims wait until their deadline, so that the line is seen full
+    properties.put("flashclaim.admission.max-wait", "2s");
     properties.put("flashclaim.http.max-in-flight", 1);
     properties.put("micronaut.executors.store.number-of-threads", STORE_THREADS);
     try (ServiceInstance small = ServiceInstance.start(properties);

@@ -51,7 +51,7 @@ public final class ApiContract {
 
   /** The headers of the API whose presence means something to a client. */
   static final Set<String> OWN_HEADERS =
-      Set.of("Retry-After", "Flashclaim-Ticket", "ETag", "Location");
+      Set.of("Retry-After", "Flashclaim-Retry-After-Ms", "Flashclaim-Ticket", "ETag", "Location");
 
   /** Status -> problem type that the document's info lets any route answer. */
   static final Map<Integer, String> ANY_ROUTE =

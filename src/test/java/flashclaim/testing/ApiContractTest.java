@@ -45,7 +45,16 @@ class ApiContractTest {
     ApiContract.check(
         "POST",
         CLAIMS,
-        answer(503, PROBLEM, problem("busy", 503), "Retry-After", "1", "Flashclaim-Ticket", "t"));
+        answer(
+            503,
+            PROBLEM,
+            problem("busy", 503),
+            "Retry-After",
+            "1",
+            "Flashclaim-Retry-After-Ms",
+            "480",
+            "Flashclaim-Ticket",
+            "t"));
     ApiContract.check(
         "POST",
         "/v1/webhooks/redemptions",
@@ -58,6 +67,11 @@ class ApiContractTest {
   void anAnswerTheDocumentDoesNotDescribeFails() {
     assertFails("POST", CLAIMS, answer(418, PROBLEM, problem("busy", 418)), "not declared");
     assertFails("POST", CLAIMS, answer(503, PROBLEM, problem("busy", 503)), "Retry-After");
+    assertFails(
+        "POST",
+        CLAIMS,
+        answer(503, PROBLEM, problem("busy", 503), "Retry-After", "1", "Flashclaim-Ticket", "t"),
+        "Flashclaim-Retry-After-Ms");
     assertFails("POST", CLAIMS, answer(201, JSON, "{\"code\":\"A1\"}"), "campaignId");
     assertFails("POST", CLAIMS, answer(201, "text/plain", CLAIM), "Content-Type");
     assertFails(

@@ -75,9 +75,10 @@ import javax.crypto.spec.SecretKeySpec;
  *   <li>{@code minFifoPrecision}: the FIFO precision the summary requires (W6: 0.98; others none)
  *   <li>{@code p99Ms} (250), {@code maxFailedPercent} (0): the assertions
  *   <li>{@code shareConnections}: one connection pool for all virtual users instead of one
- *       connection per user (default false: every user is a separate client; W3: true), of at
- *       most {@code maxConnections} per base URL (default per workload: W6 and W8 1,000, as Cloud Run's
- *       concurrency of an instance, else 256)
+ *       connection per user (default false: every user is a separate client; W3, W6, W8: true).
+ *       Gatling opens a new connection whenever every pooled one is busy, so the pool has no
+ *       bound: a bound on the connections to an instance, as a load balancer's front end keeps,
+ *       is {@code bin/load-run --front-end}'s
  *   <li>{@code closeConnections}: every claim request asks the service to close its connection
  *       after the answer ({@code Connection: close}), so that users waiting out Retry-After hold
  *       no connection (default per workload: W8 true, else false)
@@ -110,6 +111,8 @@ public final class ClaimLoad {
 
   /** The admission ticket: the service may send it with a 503, the client sends it back. */
   public static final String TICKET = "Flashclaim-Ticket";
+  /** The wait of a 503 or 429 in milliseconds, beside Retry-After's whole seconds. */
+  public static final String RETRY_AFTER_MS = "Flashclaim-Retry-After-Ms";
 
   private static final int RETRYABLE = 503;
   /**
@@ -137,7 +140,6 @@ public final class ClaimLoad {
   private final double maxFailedPercent;
   private final boolean shareConnections;
   private final boolean closeConnections;
-  private final int maxConnections;
   private final boolean honourRetryAfter;
   private final boolean tickets;
   private final Duration requestTimeout;
@@ -166,8 +168,6 @@ public final class ClaimLoad {
    * @param minFifoPrecision unless {@code -DminFifoPrecision}: written to the tally for {@code
    *     bin/load-run}'s summary to check; 0 checks nothing
    * @param closeConnections unless {@code -DcloseConnections}
-   * @param maxConnections with shared connections, the pool's size per base URL unless {@code
-   *     -DmaxConnections}
    */
   public record Defaults(
       int users,
@@ -179,8 +179,7 @@ public final class ClaimLoad {
       boolean honourRetryAfter,
       int requestTimeoutMs,
       double minFifoPrecision,
-      boolean closeConnections,
-      int maxConnections) {
+      boolean closeConnections) {
 
     /**
      * W1's client: up to 20 retries, each after what Retry-After says, a connection each. (A client
@@ -188,40 +187,36 @@ public final class ClaimLoad {
      */
     public static Defaults of(int users, int coupons, int durationSeconds, int p99Ms) {
       return new Defaults(
-          users, coupons, durationSeconds, p99Ms, 20, false, true, 60_000, 0, false, 256);
+          users, coupons, durationSeconds, p99Ms, 20, false, true, 60_000, 0, false);
     }
 
     public Defaults withRetries(int retries, boolean honour) {
       return new Defaults(
           users, coupons, durationSeconds, p99Ms, retries, shareConnections, honour,
-          requestTimeoutMs, minFifoPrecision, closeConnections, maxConnections);
-    }
-
-    public Defaults withSharedConnections() {
-      return withSharedConnections(maxConnections);
+          requestTimeoutMs, minFifoPrecision, closeConnections);
     }
 
     /**
-     * One pool of at most {@code max} connections per base URL for all users, as a load balancer
-     * keeps to each instance: requests beyond them wait in the client for a free one.
+     * One pool of kept-alive connections for all users, reused from one request to the next (a
+     * new one whenever all are busy), as a load balancer reuses its connections to an instance.
      */
-    public Defaults withSharedConnections(int max) {
+    public Defaults withSharedConnections() {
       return new Defaults(
           users, coupons, durationSeconds, p99Ms, maxRetries, true, honourRetryAfter,
-          requestTimeoutMs, minFifoPrecision, closeConnections, max);
+          requestTimeoutMs, minFifoPrecision, closeConnections);
     }
 
     public Defaults withRequestTimeoutMs(int ms) {
       return new Defaults(
           users, coupons, durationSeconds, p99Ms, maxRetries, shareConnections, honourRetryAfter,
-          ms, minFifoPrecision, closeConnections, maxConnections);
+          ms, minFifoPrecision, closeConnections);
     }
 
     /** The FIFO precision that {@code bin/load-run}'s summary requires (0: none). */
     public Defaults withMinFifoPrecision(double precision) {
       return new Defaults(
           users, coupons, durationSeconds, p99Ms, maxRetries, shareConnections, honourRetryAfter,
-          requestTimeoutMs, precision, closeConnections, maxConnections);
+          requestTimeoutMs, precision, closeConnections);
     }
 
     /**
@@ -231,7 +226,7 @@ public final class ClaimLoad {
     public Defaults withClosedConnections() {
       return new Defaults(
           users, coupons, durationSeconds, p99Ms, maxRetries, shareConnections, honourRetryAfter,
-          requestTimeoutMs, minFifoPrecision, true, maxConnections);
+          requestTimeoutMs, minFifoPrecision, true);
     }
   }
 
@@ -285,7 +280,6 @@ public final class ClaimLoad {
     this.maxFailedPercent = Double.parseDouble(System.getProperty("maxFailedPercent", "0"));
     this.shareConnections = flag("shareConnections", defaults.shareConnections());
     this.closeConnections = flag("closeConnections", defaults.closeConnections());
-    this.maxConnections = positive("maxConnections", defaults.maxConnections());
     this.honourRetryAfter = flag("honourRetryAfter", defaults.honourRetryAfter());
     this.tickets = flag("tickets", true);
     this.requestTimeout =
@@ -348,14 +342,14 @@ public final class ClaimLoad {
 
   /**
    * HTTP settings: no base URL (every request names its instance), warm-up on the first one; with
-   * shared connections, at most {@code maxConnections} per instance, as a load balancer
-   * keeps (requests beyond them wait for a free one in Gatling).
+   * shared connections, one pool for all users. (Gatling's {@code maxConnectionsPerHost} bounds
+   * only a user's fetches of a page's resources, not a shared pool.)
    */
   public HttpProtocolBuilder protocol() {
     HttpProtocolBuilder protocol =
         http.warmUp(baseUrls.get(0) + "/health").acceptHeader("application/json");
     return shareConnections
-        ? protocol.shareConnections().maxConnectionsPerHost(maxConnections)
+        ? protocol.shareConnections()
         : protocol;
   }
 
@@ -475,7 +469,7 @@ public final class ClaimLoad {
                     session = session.set("firstSentAt", now);
                   }
                   return session
-                      .removeAll("status", "retryAfter", "code", "problem", "newTicket")
+                      .removeAll("status", "retryAfter", "retryAfterMs", "code", "problem", "newTicket")
                       .set("sentAt", now);
                 })
                 .doIfOrElse(session -> tickets && session.contains("ticket"))
@@ -522,6 +516,7 @@ public final class ClaimLoad {
         .checkIf((response, session) -> retryable(response.status().code()))
         .then(
             header("Retry-After").saveAs("retryAfter"),
+            header(RETRY_AFTER_MS).optional().saveAs("retryAfterMs"),
             jsonPath("$.type").optional().saveAs("problem"))
         .checkIf(
             (response, session) -> {
@@ -587,14 +582,18 @@ public final class ClaimLoad {
   }
 
   /**
-   * The pause before a retry. A client that honours Retry-After waits what it says, plus up to 100
+   * The pause before a retry. A client that honours Retry-After waits what the service said, in
+   * milliseconds ({@value #RETRY_AFTER_MS}) or else in Retry-After's whole seconds, plus up to 100
    * ms so that clients told the same do not come back in one wave; otherwise a random half to all
    * of it, capped at {@code retryPauseCapMs}. An HTTP-date or garbage waits the cap.
    */
   private Duration retryPause(Session session) {
     Duration asked;
     try {
-      asked = Duration.ofSeconds(Long.parseLong(session.getString("retryAfter").trim()));
+      asked =
+          session.contains("retryAfterMs")
+              ? Duration.ofMillis(Long.parseLong(session.getString("retryAfterMs").trim()))
+              : Duration.ofSeconds(Long.parseLong(session.getString("retryAfter").trim()));
     } catch (RuntimeException notSeconds) {
       asked = retryPauseCap;
     }

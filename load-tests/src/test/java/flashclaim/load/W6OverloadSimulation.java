@@ -9,10 +9,11 @@ import io.gatling.javaapi.core.Simulation;
  * Retry-After says and try again (up to {@code maxRetries}, default 120), each time sending back
  * the {@code Flashclaim-Ticket} header of the last answer that had one ({@code -Dtickets=false}:
  * clients that ignore it), and they give up on an answer after {@code requestTimeoutMs} (default
- * 10,000). The users reach each instance through one pool of {@link #CONNECTIONS} connections, as
- * a load balancer's front end does ({@code -DshareConnections=false}: a connection per user,
- * which holds a descriptor per waiting user; {@code -DcloseConnections}: a new connection per
- * attempt).
+ * 10,000). The users share one pool of kept-alive connections ({@code -DshareConnections=false}:
+ * a connection per user, which holds a descriptor per waiting user; {@code -DcloseConnections}: a
+ * new connection per attempt); {@code bin/load-run} puts a load balancer's front end between them
+ * and each instance ({@code --front-end}, 1,000 connections per instance, as Cloud Run's
+ * concurrency).
  *
  * <p>{@code bin/load-run} sets the rate from the capacity it measured in the same run: {@code
  * users} = 3 x that capacity (at least 1,000 per second) x {@code duration}, and passes the
@@ -33,8 +34,6 @@ public class W6OverloadSimulation extends Simulation {
   static final int MAX_RETRIES = 120;
   static final int REQUEST_TIMEOUT_MS = 10_000;
   static final double MIN_FIFO_PRECISION = 0.99;
-  /** Connections per instance, as a load balancer holds them (Cloud Run's concurrency, 1,000). */
-  static final int CONNECTIONS = 1_000;
 
   private final ClaimLoad load;
 
@@ -52,7 +51,7 @@ public class W6OverloadSimulation extends Simulation {
             .withRetries(MAX_RETRIES, true)
             .withRequestTimeoutMs(REQUEST_TIMEOUT_MS)
             .withMinFifoPrecision(minFifoPrecision)
-            .withSharedConnections(CONNECTIONS);
+            .withSharedConnections();
     load = new ClaimLoad(workload, defaults);
     if (load.baseUrls().size() < minInstances) {
       throw new IllegalArgumentException(

@@ -5,7 +5,7 @@ package flashclaim.load;
  * #MIN_INSTANCES}; users spread round-robin). {@code bin/load-run W8} offers 3 x the capacity of
  * one instance that it measured in the same run (at least 1,000 users per second) through 3
  * instances; FIFO precision at least {@link #MIN_FIFO_PRECISION}. Each instance is reached through
- * a pool of its own, as in W6.
+ * a front end of its own, as in W6.
  */
 public class W8OverloadSimulation extends W6OverloadSimulation {
   static final int MIN_INSTANCES = 2;

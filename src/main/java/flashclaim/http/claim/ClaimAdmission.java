@@ -9,6 +9,7 @@ import flashclaim.http.problem.Refusals;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MutableHttpResponse;
 import jakarta.inject.Singleton;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
@@ -20,9 +21,10 @@ import reactor.core.publisher.Mono;
  * Fair admission of claims (G6, G7), the last step of the claim edge: the claim passes {@link
  * FairAdmission} before its store work. It runs at once while the adaptive limit has room;
  * otherwise it waits, without a thread, in order of its user's first arrival, until a slot is free
- * or its wait ends ({@code flashclaim.claim.deadline} after it arrived, less {@code
- * flashclaim.admission.work-reserve}); or it is refused at once with 503 {@code overloaded} when
- * its turn could not come in time or too many wait before it.
+ * or its wait ends ({@code flashclaim.admission.max-wait} after it arrived, and at most {@code
+ * flashclaim.claim.deadline} less {@code flashclaim.admission.work-reserve}); or it is refused at
+ * once with 503 {@code overloaded} when its turn could not come in time or too many wait before
+ * it.
  *
  * <p>The user's first arrival travels with their retries in the {@value #TICKET} header: every 503
  * of a claim carries the caller's ticket (refused here, {@code busy}, {@code store-unavailable},
@@ -53,7 +55,11 @@ final class ClaimAdmission {
   Mono<HttpResponse<?>> admit(ClaimRequest claim, Supplier<Publisher<HttpResponse<?>>> rest) {
     Optional<Ticket> sent = ticketSent(claim);
     Ticket ticket = sent.orElseGet(() -> tickets.first(claim.seen()));
-    Instant waitUntil = claim.arrived().plus(claims.deadline()).minus(config.workReserve());
+    Duration inDeadline = claims.deadline().minus(config.workReserve());
+    Instant waitUntil =
+        claim
+            .arrived()
+            .plus(inDeadline.compareTo(config.maxWait()) < 0 ? inDeadline : config.maxWait());
     Instant arrival = ticket.arrivalNoLaterThan(claim.seen());
     // Cancelled (the client went away) while it waits, the claim leaves the line; a slot that
     // arrives just as it is cancelled is discarded, and given back.

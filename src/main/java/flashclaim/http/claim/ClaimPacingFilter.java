@@ -88,12 +88,19 @@ final class ClaimPacingFilter implements Ordered, ConditionalFilter {
       return;
     }
     Optional<Long> key = request.getAttribute(KEY, Long.class);
-    String retryAfter = response.getHeaders().get(Problem.RETRY_AFTER);
-    if (key.isEmpty() || retryAfter == null) {
+    if (key.isEmpty()) {
       return;
     }
+    // the wait in milliseconds when the answer has it (the service's own refusals do), else the
+    // whole seconds of Retry-After
+    String millis = response.getHeaders().get(Problem.RETRY_AFTER_MS);
+    String seconds = response.getHeaders().get(Problem.RETRY_AFTER);
     try {
-      pacing.toldToWait(key.get(), Long.parseLong(retryAfter.trim()));
+      if (millis != null) {
+        pacing.toldToWait(key.get(), Duration.ofMillis(Long.parseLong(millis.trim())));
+      } else if (seconds != null) {
+        pacing.toldToWait(key.get(), Duration.ofSeconds(Long.parseLong(seconds.trim())));
+      }
     } catch (NumberFormatException e) {
       // an HTTP date or garbage: the service sends neither; nothing to remember
     }

@@ -27,6 +27,12 @@ public record Problem(
   public static final String MEDIA_TYPE = "application/problem+json";
   public static final String RETRY_AFTER = "Retry-After";
 
+  /**
+   * The same wait as Retry-After, in milliseconds (Retry-After counts whole seconds, rounded up): a
+   * client that follows it comes back at the turn it was told rather than up to a second later.
+   */
+  public static final String RETRY_AFTER_MS = "Flashclaim-Retry-After-Ms";
+
   /** One invalid field of a request. */
   @Serdeable
   public record FieldError(@Nullable String field, String message) {}

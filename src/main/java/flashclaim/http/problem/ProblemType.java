@@ -134,9 +134,13 @@ public enum ProblemType {
     return problem(detail, instance).response();
   }
 
-  /** The answer that also tells the client when to come back (whole seconds, at least 1). */
+  /**
+   * The answer that also tells the client when to come back: Retry-After in whole seconds (at
+   * least 1) and {@link Problem#RETRY_AFTER_MS} in milliseconds (at least 1).
+   */
   public MutableHttpResponse<Problem> retryLater(String detail, String instance, Duration retryAfter) {
-    long seconds = RetryAfter.wholeSeconds(retryAfter);
-    return response(detail, instance).header(Problem.RETRY_AFTER, Long.toString(seconds));
+    return response(detail, instance)
+        .header(Problem.RETRY_AFTER, Long.toString(RetryAfter.wholeSeconds(retryAfter)))
+        .header(Problem.RETRY_AFTER_MS, Long.toString(RetryAfter.millis(retryAfter)));
   }
 }
