@@ -184,7 +184,17 @@ public final class FairAdmission {
    * claim.
    */
   public CompletionStage<Entry> enter(Instant arrival, Instant waitUntil) {
-    return enter(arrival, waitUntil, false);
+    return enter(arrival, waitUntil, Optional::empty);
+  }
+
+  /**
+   * Admits, as {@link #enter(Instant, Instant)}, the claim of a new user, who is told no turn later
+   * than {@code latestTurn} (asked only when their turn comes after their wait): the moment after
+   * which the campaign's pool is expected to be gone, so that a later turn tells them nothing more.
+   */
+  public CompletionStage<Entry> enter(
+      Instant arrival, Instant waitUntil, Supplier<Optional<Instant>> latestTurn) {
+    return enter(arrival, waitUntil, false, latestTurn);
   }
 
   /**
@@ -192,10 +202,14 @@ public final class FairAdmission {
    * first arrived at {@code arrival}: they wait by that arrival and are not given a new turn.
    */
   public CompletionStage<Entry> enterAgain(Instant arrival, Instant waitUntil) {
-    return enter(arrival, waitUntil, true);
+    return enter(arrival, waitUntil, true, Optional::empty);
   }
 
-  private CompletionStage<Entry> enter(Instant arrival, Instant waitUntil, boolean returning) {
+  private CompletionStage<Entry> enter(
+      Instant arrival,
+      Instant waitUntil,
+      boolean returning,
+      Supplier<Optional<Instant>> latestTurn) {
     Waiter waiter;
     List<Runnable> effects = new ArrayList<>();
     synchronized (lock) {
@@ -214,8 +228,10 @@ public final class FairAdmission {
           }
           Instant turn = book(now, floor);
           if (turn.isAfter(waitUntil)) {
+            Instant latest = latestTurn.get().orElse(turn);
+            Instant tell = latest.isBefore(turn) ? (latest.isAfter(now) ? latest : now) : turn;
             return CompletableFuture.completedFuture(
-                told(Reason.DEADLINE, capped(Duration.between(now, turn)), now));
+                told(Reason.DEADLINE, capped(Duration.between(now, tell)), now));
           }
         }
       }

@@ -9,6 +9,8 @@ import flashclaim.admission.FairAdmission.Result;
 import flashclaim.testing.MovableClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.function.Supplier;
+import java.util.Optional;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -302,6 +304,39 @@ class FairAdmissionTest {
    * free slot. The book, as promised to the fleet, holds this instance's own turns only, and a
    * floor that falls later does not tell a later click an earlier turn.
    */
+  /**
+   * A new user whose turn in the book comes after the latest turn worth telling (the pool's
+   * expected end) is told that latest turn instead; one whose turn comes sooner is told their own;
+   * the latest turn is asked only of users refused for a turn beyond their wait; and the book
+   * still advances, so the next user's own turn is later again.
+   */
+  @Test
+  void aNewUserIsToldNoTurnLaterThanTheLatestWorthTelling() {
+    FairAdmission admission = withAppointments(1, 10, () -> 0.5);
+    measureHoldTime(admission, Duration.ofMillis(400)); // a turn every 400 ms
+    Instant now = clock.instant();
+    AtomicInteger asked = new AtomicInteger();
+    Supplier<Optional<Instant>> latest =
+        () -> {
+          asked.incrementAndGet();
+          return Optional.of(now.plusMillis(1_000));
+        };
+
+    // the first turn, at 400 ms, is within the wait of 500 ms: admitted to the free slot, not asked
+    admitted(admission.enter(now, now.plusMillis(500), latest));
+    assertThat(asked).hasValue(0);
+    assertThat(refused(admission.enter(now, now.plusMillis(500), latest)).retryAfter())
+        .as("its own turn, 800 ms, comes before the latest")
+        .isEqualTo(Duration.ofMillis(800));
+    assertThat(refused(admission.enter(now, now.plusMillis(500), latest)).retryAfter())
+        .as("its own turn, 1,200 ms, comes after the latest")
+        .isEqualTo(Duration.ofMillis(1_000));
+    assertThat(refused(admission.enter(now, now.plusMillis(500), Optional::empty)).retryAfter())
+        .as("the book went on: 1,600 ms")
+        .isEqualTo(Duration.ofMillis(1_600));
+    assertThat(asked).hasValue(2);
+  }
+
   @Test
   void aFleetFloorDelaysNewUsersTurnsButNotReturningUsers() {
     FairAdmission admission = withAppointments(2, 10, () -> 0.5);

@@ -5,6 +5,7 @@ import flashclaim.admission.FairAdmission;
 import flashclaim.admission.Ticket;
 import flashclaim.admission.TicketCodec;
 import flashclaim.claim.ClaimConfig;
+import flashclaim.claim.SellOutForecast;
 import flashclaim.http.problem.Refusals;
 import io.micronaut.http.HttpResponse;
 import io.micronaut.http.MutableHttpResponse;
@@ -42,13 +43,19 @@ final class ClaimAdmission {
   private final TicketCodec tickets;
   private final AdmissionConfig config;
   private final ClaimConfig claims;
+  private final SellOutForecast sellOut;
 
   ClaimAdmission(
-      FairAdmission admission, TicketCodec tickets, AdmissionConfig config, ClaimConfig claims) {
+      FairAdmission admission,
+      TicketCodec tickets,
+      AdmissionConfig config,
+      ClaimConfig claims,
+      SellOutForecast sellOut) {
     this.admission = admission;
     this.tickets = tickets;
     this.config = config;
     this.claims = claims;
+    this.sellOut = sellOut;
   }
 
   /** The claim's answer: {@code rest} of the request run in a slot, or a refusal with its ticket. */
@@ -66,7 +73,8 @@ final class ClaimAdmission {
     return Mono.fromCompletionStage(
             sent.isPresent()
                 ? admission.enterAgain(arrival, waitUntil)
-                : admission.enter(arrival, waitUntil))
+                : admission.enter(
+                    arrival, waitUntil, () -> sellOut.latestTurn(claim.campaignId())))
         .flatMap(
             entry ->
                 entry instanceof FairAdmission.Entry.Admitted admitted

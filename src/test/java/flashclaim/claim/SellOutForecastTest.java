@@ -1,0 +1,131 @@
+package flashclaim.claim;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import flashclaim.campaign.CampaignId;
+import flashclaim.campaign.CouponCode;
+import flashclaim.campaign.CouponStore;
+import flashclaim.campaign.Stock;
+import flashclaim.testing.MovableClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The rules of {@link SellOutForecast} on their own, with a stock the test sets, reads run by hand
+ * and a movable clock: when it reads, what it forecasts from the reads, and when it does not.
+ */
+class SellOutForecastTest {
+  private static final CampaignId SALE = new CampaignId("sale");
+  private static final Instant T0 = Instant.parse("2026-11-26T02:00:00Z");
+  private static final SellOutConfig CONFIG =
+      new SellOutConfig(true, Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(5), 10);
+
+  private final MovableClock clock = new MovableClock(T0);
+  private final Pool pool = new Pool();
+  private final List<Runnable> reads = new ArrayList<>();
+  private final SellOutForecast forecast =
+      new SellOutForecast(pool, CONFIG, clock, reads::add);
+
+  @Test
+  void twoReadsOfAFallingStockForecastItsEndPlusTheMargin() {
+    pool.remaining.set(1_000);
+    assertThat(forecast.latestTurn(SALE)).isEmpty(); // nothing read yet; a read starts
+    runReads();
+    clock.move(Duration.ofMillis(500));
+    assertThat(forecast.latestTurn(SALE)).isEmpty(); // one read says no rate; none due yet
+    assertThat(reads).isEmpty();
+
+    clock.move(Duration.ofMillis(500));
+    pool.remaining.set(800); // 200 taken in the second since the first read
+    forecast.latestTurn(SALE);
+    runReads();
+    // 800 left at 200 a second: gone 4 s after the read, told 1 s later
+    assertThat(forecast.latestTurn(SALE)).contains(T0.plusSeconds(1 + 4 + 1));
+    assertThat(forecast.reads()).isEqualTo(2);
+  }
+
+  @Test
+  void aPastSellOutIsToldAsNowPlusTheMarginAndAStaleOneNotAtAll() {
+    pool.remaining.set(100);
+    forecast.latestTurn(SALE);
+    runReads();
+    clock.move(Duration.ofSeconds(1));
+    pool.remaining.set(0);
+    forecast.latestTurn(SALE);
+    runReads();
+    clock.move(Duration.ofMillis(300)); // gone at the last read: told now plus the margin
+    assertThat(forecast.latestTurn(SALE)).contains(clock.instant().plus(CONFIG.margin()));
+
+    pool.failing = true; // the store is away: the last reads stand until they are stale
+    clock.move(Duration.ofSeconds(1));
+    assertThat(forecast.latestTurn(SALE)).contains(clock.instant().plus(CONFIG.margin()));
+    runReads();
+    clock.move(Duration.ofSeconds(5));
+    assertThat(forecast.latestTurn(SALE)).isEmpty();
+  }
+
+  @Test
+  void couponsAddedStartTheRateOverAndAStillStockForecastsNothing() {
+    pool.remaining.set(500);
+    forecast.latestTurn(SALE);
+    runReads();
+    clock.move(Duration.ofSeconds(1));
+    pool.remaining.set(900); // an admin added 400 codes
+    forecast.latestTurn(SALE);
+    runReads();
+    assertThat(forecast.latestTurn(SALE)).isEmpty();
+    clock.move(Duration.ofSeconds(1));
+    forecast.latestTurn(SALE); // nobody claimed meanwhile: a rate of 0 forecasts nothing
+    runReads();
+    assertThat(forecast.latestTurn(SALE)).isEmpty();
+  }
+
+  @Test
+  void atMostOneReadPerCampaignIsInFlightAndNoneWhenDisabled() {
+    pool.remaining.set(10);
+    forecast.latestTurn(SALE);
+    clock.move(Duration.ofSeconds(3));
+    forecast.latestTurn(SALE); // the first has not come back: no second
+    assertThat(reads).hasSize(1);
+    forecast.latestTurn(new CampaignId("other"));
+    assertThat(reads).hasSize(2);
+
+    SellOutForecast off =
+        new SellOutForecast(
+            pool,
+            new SellOutConfig(false, Duration.ofSeconds(1), Duration.ZERO, Duration.ofSeconds(5), 10),
+            clock,
+            reads::add);
+    assertThat(off.latestTurn(SALE)).isEmpty();
+    assertThat(reads).hasSize(2);
+  }
+
+  private void runReads() {
+    List<Runnable> due = new ArrayList<>(reads);
+    reads.clear();
+    due.forEach(Runnable::run);
+  }
+
+  /** A pool whose remaining count the test sets. */
+  private static final class Pool implements CouponStore {
+    final AtomicLong remaining = new AtomicLong();
+    volatile boolean failing;
+
+    @Override
+    public CouponStore.AddResult add(CampaignId campaign, List<CouponCode> codes) {
+      throw new UnsupportedOperationException();
+    }
+
+    @Override
+    public Stock stock(CampaignId campaign) {
+      if (failing) {
+        throw new IllegalStateException("the store is away");
+      }
+      return new Stock(10_000, 10_000 - remaining.get());
+    }
+  }
+}
