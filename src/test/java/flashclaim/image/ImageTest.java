@@ -35,9 +35,13 @@ import org.junit.jupiter.api.Test;
  * <p>Where the test may make a mount namespace (root with CAP_SYS_ADMIN, as CI runs), the
  * entrypoint runs as a container runtime would run it: the unpacked layers as the root directory,
  * {@code /proc} of a new PID namespace, the image's user and working directory; so the shared
- * libraries of the image are the only ones. Elsewhere the entrypoint runs on this machine with
+ * libraries of the image are the only ones. There it also runs with {@code -Xshare:on}, which
+ * stops the JVM when it cannot map the image's class data sharing archive (made by {@code
+ * bin/image-archive} in the build), and its class loading logged: most classes loaded by ready,
+ * those of the warm-up's claims among them, must come from that archive. Elsewhere the entrypoint runs on this machine with
  * {@code /app} and {@code /opt/java} taken from the unpacked layers: the jlinked runtime, the
- * classpath and the classes are the image's, the C libraries this machine's. The output says which.
+ * classpath and the classes are the image's, the C libraries this machine's, and the archive,
+ * made for the image's paths, is not checked. The output says which.
  *
  * <p>Tagged {@code image}: the image profile leaves it out, as that build makes the image itself.
  */
@@ -48,6 +52,19 @@ class ImageTest {
   private static final Path WORK = BASE.resolve("target/image-test");
   private static final Duration BUILD_TIMEOUT = Duration.ofMinutes(15);
   private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
+  /** Where the isolated entrypoint logs its class loading (its /tmp: in the unpacked layers). */
+  private static final String CLASS_LOAD_LOG = "/tmp/class-load.log";
+  /** What {@code -Xlog:class+load} says of a class of the service's archive (on the runtime's). */
+  private static final String FROM_TOP_ARCHIVE = "source: shared objects file (top)";
+  /**
+   * Classes of the warm-up's claims, first loaded by its claim requests (neither at start-up nor
+   * by the HTTP server), which the archive must hold: the training start ran the warm-up.
+   */
+  private static final List<String> CLAIM_PATH =
+      List.of(
+          "flashclaim.claim.ClaimOutcome$Claimed",
+          "flashclaim.claim.ClaimStore$Attempt",
+          "com.google.cloud.firestore.ServerSideTransaction");
 
   @Test
   void theImageBuildsAndItsEntrypointAnswersReadiness() throws Exception {
@@ -82,6 +99,10 @@ class ImageTest {
     environment.put("FIRESTORE_EMULATOR_HOST", emulator);
     environment.put("GOOGLE_CLOUD_PROJECT", TestEmulator.PROJECT);
     environment.put("MICRONAUT_SERVER_PORT", Integer.toString(port));
+    if (contained) {
+      environment.put(
+          "JDK_JAVA_OPTIONS", "-Xshare:on -Xlog:class+load=info:file=" + CLASS_LOAD_LOG);
+    }
 
     Process process = builder.start();
     List<ProcessHandle> started = new ArrayList<>();
@@ -92,8 +113,9 @@ class ImageTest {
           .as("/health/readiness of the image's entrypoint (%s); output:%n%s",
               contained ? "isolated" : "on this machine", Files.readString(output))
           .isEqualTo(200);
+      String sharing = contained ? checkArchive(rootfs, output) : "archive not checked";
       System.out.printf(
-          "image: %s, %d bytes; build %.1f s, unpack %.1f s, entrypoint ready %.1f s (%s)%n",
+          "image: %s, %d bytes; build %.1f s, unpack %.1f s, entrypoint ready %.1f s (%s; %s)%n",
           BASE.relativize(TAR),
           Files.size(TAR),
           seconds(built - start),
@@ -101,7 +123,8 @@ class ImageTest {
           seconds(ready - unpacked),
           contained
               ? "isolated: the image's root, user and working directory"
-              : "on this machine: the image's runtime and classpath, this machine's C libraries");
+              : "on this machine: the image's runtime and classpath, this machine's C libraries",
+          sharing);
     } finally {
       // SIGTERM to the service itself: unshare, its parent when isolated, ignores it.
       process.descendants().forEach(started::add);
@@ -114,7 +137,31 @@ class ImageTest {
     }
   }
 
-  /** The image build of docs/operations.md, with the test's own JDK. */
+  /**
+   * What the isolated entrypoint loaded by ready: most of it from the service's archive (the
+   * training start loaded some classes that a later start does not, and the other way round), the
+   * classes of the warm-up's claims among it.
+   */
+  private static String checkArchive(Path rootfs, Path output) throws IOException {
+    List<String> loaded = Files.readAllLines(rootfs.resolve(relative(CLASS_LOAD_LOG)));
+    long fromArchive = loaded.stream().filter(line -> line.contains(FROM_TOP_ARCHIVE)).count();
+    assertThat(fromArchive)
+        .as("classes loaded from the image's archive, of %d; output:%n%s",
+            loaded.size(), Files.readString(output))
+        .isGreaterThan(loaded.size() * 8L / 10);
+    for (String name : CLAIM_PATH) {
+      assertThat(loaded)
+          .as("how %s was loaded", name)
+          .anyMatch(line -> line.contains(" " + name + " ") && line.contains(FROM_TOP_ARCHIVE));
+    }
+    return String.format(
+        "%d of %d classes loaded by ready from the image's archive", fromArchive, loaded.size());
+  }
+
+  /**
+   * The image build of docs/operations.md, with the test's own JDK, its archive trained on the
+   * test's emulator (rather than one of its own).
+   */
   private static void build() throws Exception {
     Path log = WORK.resolve("build.log");
     List<String> command =
@@ -132,6 +179,7 @@ class ImageTest {
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
     builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    builder.environment().put("FIRESTORE_EMULATOR_HOST", TestEmulator.host());
     // C1 only: Maven's JVM compiling the classes and Jib's layers takes about half the time.
     builder
         .environment()
