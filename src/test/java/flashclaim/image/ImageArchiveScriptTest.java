@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code bin/image-archive} fails, and leaves no archive, when its training start does not get
  * ready: the image build stops there rather than build an image whose entrypoint names an archive
  * it does not have. The training image here is a runtime of {@code bin/image-runtime} (java.base
- * only, so jlink is quick) whose entrypoint, {@code java -version}, exits at once. (ImageTest
+ * only, so jlink is quick) whose entrypoint, {@code java -XX:SharedArchiveFile=... -version},
+ * exits at once. (ImageTest
  * covers the training start of the service's own image, whose archive the image then uses.)
  */
 class ImageArchiveScriptTest {
@@ -34,7 +35,9 @@ class ImageArchiveScriptTest {
         StandardCharsets.UTF_8);
     Files.writeString(
         image.resolve("config.json"),
-        "{\"config\":{\"Entrypoint\":[\"/opt/java/bin/java\",\"-version\"],"
+        "{\"config\":{\"Entrypoint\":[\"/opt/java/bin/java\","
+            + "\"-XX:SharedArchiveFile=/opt/java/lib/server/classes.jsa:/app/flashclaim.jsa\","
+            + "\"-version\"],"
             + "\"Env\":[\"PATH=/opt/java/bin:/usr/bin:/bin\"],\"User\":\"65532:65532\","
             + "\"WorkingDir\":\"/home/nonroot\"}}",
         StandardCharsets.UTF_8);
