@@ -35,9 +35,13 @@ import org.junit.jupiter.api.Test;
  * <p>Where the test may make a mount namespace (root with CAP_SYS_ADMIN, as CI runs), the
  * entrypoint runs as a container runtime would run it: the unpacked layers as the root directory,
  * {@code /proc} of a new PID namespace, the image's user and working directory; so the shared
- * libraries of the image are the only ones. Elsewhere the entrypoint runs on this machine with
+ * libraries of the image are the only ones. There it also runs with {@code -Xshare:on}, which
+ * stops the JVM when it cannot map the image's class data sharing archive (made by {@code
+ * bin/image-archive} in the build), and its class loading logged: most classes loaded by ready,
+ * those of the warm-up's claims among them, must come from that archive. Elsewhere the entrypoint runs on this machine with
  * {@code /app} and {@code /opt/java} taken from the unpacked layers: the jlinked runtime, the
- * classpath and the classes are the image's, the C libraries this machine's. The output says which.
+ * classpath and the classes are the image's, the C libraries this machine's, and the archive,
+ * made for the image's paths, is not checked. The output says which.
  *
  * <p>Tagged {@code image}: the image profile leaves it out, as that build makes the image itself.
  */
@@ -48,6 +52,21 @@ class ImageTest {
   private static final Path WORK = BASE.resolve("target/image-test");
   private static final Duration BUILD_TIMEOUT = Duration.ofMinutes(15);
   private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
+  /** Where the isolated entrypoint logs its class loading (its /tmp: in the unpacked layers). */
+  private static final String CLASS_LOAD_LOG = "/tmp/class-load.log";
+  /** What {@code -Xlog:class+load} says of a class of the service's archive (on the runtime's). */
+  private static final String FROM_TOP_ARCHIVE = "source: shared objects file (top)";
+  /** What it says of a class of the runtime's own archive ({@code lib/server/classes.jsa}). */
+  private static final String FROM_RUNTIME_ARCHIVE = "source: shared objects file";
+  /**
+   * Classes of the warm-up's claims, first loaded by its claim requests (neither at start-up nor
+   * by the HTTP server), which the archive must hold: the training start ran the warm-up.
+   */
+  private static final List<String> CLAIM_PATH =
+      List.of(
+          "flashclaim.claim.ClaimOutcome$Claimed",
+          "flashclaim.claim.ClaimStore$Attempt",
+          "com.google.cloud.firestore.ServerSideTransaction");
 
   @Test
   void theImageBuildsAndItsEntrypointAnswersReadiness() throws Exception {
@@ -82,6 +101,10 @@ class ImageTest {
     environment.put("FIRESTORE_EMULATOR_HOST", emulator);
     environment.put("GOOGLE_CLOUD_PROJECT", TestEmulator.PROJECT);
     environment.put("MICRONAUT_SERVER_PORT", Integer.toString(port));
+    if (contained) {
+      environment.put(
+          "JDK_JAVA_OPTIONS", "-Xshare:on -Xlog:class+load=info:file=" + CLASS_LOAD_LOG);
+    }
 
     Process process = builder.start();
     List<ProcessHandle> started = new ArrayList<>();
@@ -92,8 +115,9 @@ class ImageTest {
           .as("/health/readiness of the image's entrypoint (%s); output:%n%s",
               contained ? "isolated" : "on this machine", Files.readString(output))
           .isEqualTo(200);
+      String sharing = contained ? checkArchive(rootfs, output) : "archive not checked";
       System.out.printf(
-          "image: %s, %d bytes; build %.1f s, unpack %.1f s, entrypoint ready %.1f s (%s)%n",
+          "image: %s, %d bytes; build %.1f s, unpack %.1f s, entrypoint ready %.1f s (%s; %s)%n",
           BASE.relativize(TAR),
           Files.size(TAR),
           seconds(built - start),
@@ -101,7 +125,8 @@ class ImageTest {
           seconds(ready - unpacked),
           contained
               ? "isolated: the image's root, user and working directory"
-              : "on this machine: the image's runtime and classpath, this machine's C libraries");
+              : "on this machine: the image's runtime and classpath, this machine's C libraries",
+          sharing);
     } finally {
       // SIGTERM to the service itself: unshare, its parent when isolated, ignores it.
       process.descendants().forEach(started::add);
@@ -114,7 +139,36 @@ class ImageTest {
     }
   }
 
-  /** The image build of docs/operations.md, with the test's own JDK. */
+  /**
+   * What the isolated entrypoint loaded by ready: most of it from the service's archive (the
+   * training start loaded some classes that a later start does not, and the other way round), the
+   * classes of the warm-up's claims among it.
+   */
+  private static String checkArchive(Path rootfs, Path output) throws IOException {
+    List<String> loaded = Files.readAllLines(rootfs.resolve(relative(CLASS_LOAD_LOG)));
+    long fromArchive = loaded.stream().filter(line -> line.contains(FROM_TOP_ARCHIVE)).count();
+    assertThat(fromArchive)
+        .as("classes loaded from the image's archive, of %d; output:%n%s",
+            loaded.size(), Files.readString(output))
+        .isGreaterThan(loaded.size() * 8L / 10);
+    for (String name : CLAIM_PATH) {
+      String load =
+          loaded.stream()
+              .filter(line -> line.contains(" " + name + " "))
+              .findFirst()
+              .orElse(name + " not loaded");
+      assertThat(load).as("how %s was loaded", name).endsWith(FROM_TOP_ARCHIVE);
+    }
+    long fromRuntime = loaded.stream().filter(line -> line.endsWith(FROM_RUNTIME_ARCHIVE)).count();
+    return String.format(
+        "of %d classes loaded by ready, %d from the image's archive and %d from the runtime's",
+        loaded.size(), fromArchive, fromRuntime);
+  }
+
+  /**
+   * The image build of docs/operations.md, with the test's own JDK, its archive trained on the
+   * test's emulator (rather than one of its own).
+   */
   private static void build() throws Exception {
     Path log = WORK.resolve("build.log");
     List<String> command =
@@ -132,6 +186,7 @@ class ImageTest {
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
     builder.environment().put("JAVA_HOME", System.getProperty("java.home"));
+    builder.environment().put("FIRESTORE_EMULATOR_HOST", TestEmulator.host());
     // C1 only: Maven's JVM compiling the classes and Jib's layers takes about half the time.
     builder
         .environment()
@@ -188,19 +243,28 @@ class ImageTest {
 
   /**
    * The entrypoint with the unpacked layers as its root directory, as the image's user, in a mount
-   * and PID namespace of its own (its {@code /proc}; nothing of it is seen outside). The network
-   * is this machine's, so that it reaches the emulator and the test reaches it.
+   * and PID namespace of its own, with what a container runtime mounts there: this machine's
+   * {@code /dev} (without {@code /dev/urandom} the JDK seeds its SecureRandom from thread timing,
+   * seconds at start) and the namespace's {@code /proc}; nothing of it is seen outside. The
+   * network is this machine's, so that it reaches the emulator and the test reaches it.
    */
   private static List<String> contained(Path rootfs, Map<String, Object> config)
       throws IOException {
     Files.createDirectories(rootfs.resolve("proc"));
+    Files.createDirectories(rootfs.resolve("dev"));
     String[] user = string(config, "User").split(":");
     List<String> command = new ArrayList<>(isolation());
     command.addAll(
         List.of(
             "--kill-child=SIGTERM",
-            "--root=" + rootfs,
-            "--wd=" + string(config, "WorkingDir"),
+            "/bin/sh",
+            "-c",
+            "root=$1 wd=$2; shift 2; mount --rbind /dev \"$root/dev\""
+                + " && mount -t proc proc \"$root/proc\""
+                + " && exec unshare --root=\"$root\" --wd=\"$wd\" \"$@\"",
+            "sh",
+            rootfs.toString(),
+            string(config, "WorkingDir"),
             "--setgid",
             user.length > 1 ? user[1] : user[0],
             "--setuid",
@@ -237,7 +301,7 @@ class ImageTest {
   }
 
   private static List<String> isolation() {
-    return List.of("unshare", "--mount", "--pid", "--fork", "--mount-proc=/proc");
+    return List.of("unshare", "--mount", "--pid", "--fork");
   }
 
   /** Whether this test may make the namespaces of {@link #contained}; nothing of the image's. */
