@@ -33,6 +33,11 @@ import java.util.List;
  *     ({@code Flashclaim-Retry-After-Ms}), so that waiting claims hold the front end's connections
  *     briefly
  * @param maxRetryAfter the longest Retry-After a refused claim is told
+ * @param minRetryAfter the shortest wait told to a claim refused from the line (it waited its
+ *     wait, or the line was full), whose turn is only estimated from its place: without it, a
+ *     place near the front tells a wait of milliseconds, and a client that is refused again and
+ *     again (the line full of earlier arrivals) comes back many times a second. A new user's
+ *     appointment is told as booked, to the millisecond
  * @param retryJitter how widely Retry-After is spread: a refused claim waits its expected turn plus
  *     a random part of up to this fraction of it, and of at least one second (Retry-After counts
  *     whole seconds), so that refused clients do not come back all at once
@@ -56,6 +61,7 @@ public record AdmissionConfig(
     @Bindable(defaultValue = "100ms") Duration workReserve,
     @Bindable(defaultValue = "500ms") Duration maxWait,
     @Bindable(defaultValue = "30s") Duration maxRetryAfter,
+    @Bindable(defaultValue = "1s") Duration minRetryAfter,
     @Bindable(defaultValue = "0.5") double retryJitter,
     @Bindable(defaultValue = "0.05") double serviceTimeSmoothing,
     @Bindable(defaultValue = DEVELOPMENT_SECRET) String ticketSecret,
@@ -85,10 +91,13 @@ public record AdmissionConfig(
     require(
         !workReserve.isNegative()
             && !maxRetryAfter.isNegative()
+            && !minRetryAfter.isNegative()
+            && minRetryAfter.compareTo(maxRetryAfter) <= 0
             && !ticketTtl.isNegative()
             && !ticketTtl.isZero(),
-        "flashclaim.admission: work-reserve and max-retry-after must not be negative, ticket-ttl"
-            + " must be positive");
+        "flashclaim.admission: work-reserve and max-retry-after must not be negative,"
+            + " min-retry-after not negative nor above max-retry-after, ticket-ttl must be"
+            + " positive");
     require(
         maxWait.toMillis() >= 1, "flashclaim.admission.max-wait must be at least 1 ms");
     require(retryJitter >= 0, "flashclaim.admission.retry-jitter must not be negative");

@@ -119,6 +119,7 @@ public final class FairAdmission {
   private final AbstractLimiter<Void> limiter;
   private final int maxQueued;
   private final Duration maxRetryAfter;
+  private final Duration minRetryAfter;
   private final double retryJitter;
   private final double smoothing;
   private final Clock clock;
@@ -165,6 +166,7 @@ public final class FairAdmission {
     this.limiter = limiter;
     this.maxQueued = config.maxQueued();
     this.maxRetryAfter = config.maxRetryAfter();
+    this.minRetryAfter = config.minRetryAfter();
     this.retryJitter = config.retryJitter();
     this.smoothing = config.serviceTimeSmoothing();
     this.clock = clock;
@@ -545,7 +547,8 @@ public final class FairAdmission {
     } else if (Double.isNaN(meanHoldSeconds)) {
       retryAfter = UNMEASURED_WAIT; // no drain rate yet: nothing to tell but a second
     } else {
-      retryAfter = capped(Duration.ofNanos(Math.round(expectedWaitSeconds(ahead) * 1e9)));
+      Duration expected = Duration.ofNanos(Math.round(expectedWaitSeconds(ahead) * 1e9));
+      retryAfter = capped(expected.compareTo(minRetryAfter) < 0 ? minRetryAfter : expected);
     }
     return told(reason, retryAfter, now);
   }

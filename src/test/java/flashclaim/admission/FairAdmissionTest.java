@@ -568,7 +568,7 @@ class FairAdmissionTest {
     for (String limit : AdmissionConfig.LIMITS) {
       AdmissionConfig config =
           new AdmissionConfig(
-              limit, 20, 8, 64, 16, Duration.ZERO, Duration.ofSeconds(2), Duration.ofSeconds(30),
+              limit, 20, 8, 64, 16, Duration.ZERO, Duration.ofSeconds(2), Duration.ofSeconds(30), Duration.ZERO,
               0.5, 0.05,
               AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), true);
       assertThat(AdmissionFactory.limiter(config).getLimit()).as(limit).isEqualTo(20);
@@ -596,7 +596,7 @@ class FairAdmissionTest {
     AdmissionConfig config =
         new AdmissionConfig(
             "fixed", limit, 1, limit, maxQueued, Duration.ZERO, Duration.ofSeconds(2),
-            Duration.ofSeconds(30), 0.5, 1,
+            Duration.ofSeconds(30), Duration.ZERO, 0.5, 1,
             AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), appointments);
     return new FairAdmission(config, AdmissionFactory.limiter(config), clock, timer, random);
   }

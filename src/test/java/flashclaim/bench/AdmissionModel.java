@@ -34,7 +34,8 @@ import java.util.Random;
  * Arguments ({@code name=value}): users (30000), coupons (5000), rate (users/s, 1000), limit (32),
  * serviceMs (80: the limit over it is the capacity), waitMs (500: a claim's wait for a slot, {@code
  * flashclaim.admission.max-wait}), maxQueued (256), precise (true: a refused user comes back after
- * the milliseconds it was told; false: after Retry-After's whole seconds, rounded up), seed (1), maxRetries (1000), exponential (true: service times drawn from an
+ * the milliseconds it was told; false: after Retry-After's whole seconds, rounded up), minRetryMs
+ * (1000: {@code flashclaim.admission.min-retry-after}), seed (1), maxRetries (1000), exponential (true: service times drawn from an
  * exponential distribution of that mean; false: all equal), delayMs (0: the mean of an
  * exponentially distributed wait of every attempt before the service sees it, as on cores that
  * the client, the store and the service share; a user's first arrival is stamped when its first
@@ -98,7 +99,8 @@ public final class AdmissionModel {
       double slowdown,
       boolean fleet,
       long fleetMs,
-      boolean precise) {
+      boolean precise,
+      long minRetryMs) {
     this.precise = precise;
     this.slowdown = slowdown;
     this.fleetNanos = fleetMs * 1_000_000;
@@ -126,6 +128,7 @@ public final class AdmissionModel {
             Duration.ofMillis(100),
             Duration.ofMillis(waitMs),
             Duration.ofSeconds(30),
+            Duration.ofMillis(minRetryMs),
             0.5,
             0.05,
             AdmissionConfig.DEVELOPMENT_SECRET,
@@ -178,7 +181,8 @@ public final class AdmissionModel {
             Double.parseDouble(given.getOrDefault("slowdown", "1")),
             Boolean.parseBoolean(given.getOrDefault("fleet", "false")),
             Long.parseLong(given.getOrDefault("fleetMs", "1000")),
-            Boolean.parseBoolean(given.getOrDefault("precise", "true")));
+            Boolean.parseBoolean(given.getOrDefault("precise", "true")),
+            Long.parseLong(given.getOrDefault("minRetryMs", "1000")));
     System.out.println(model.run());
   }
 

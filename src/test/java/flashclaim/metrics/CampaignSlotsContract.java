@@ -134,6 +134,9 @@ public abstract class CampaignSlotsContract extends MultiInstanceTest {
     // claim service and fail there, which its listeners are told of.
     Map<String, Object> properties = new HashMap<>(backend().cutOffProperties());
     properties.put("flashclaim.guard.enabled", "false");
+    // and so that every one of them reaches it, rather than a refusal of admission's line
+    properties.put("flashclaim.admission.max-queued", MADE_UP_CLAIMS);
+    properties.put("flashclaim.admission.max-wait", "10s");
     try (ServiceInstance cut = startInstance(properties)) {
       assertThat(claim(cut.url(), real, "before-the-cut")).isEqualTo(201);
       backend().cutOff(cut);

@@ -104,7 +104,7 @@ class EventLoopLagTest {
   private static LoadShedFilter filter(EventLoopLag lag, boolean countLag) {
     AdmissionConfig admission =
         new AdmissionConfig(
-            "fixed", 1, 1, 1, 0, Duration.ZERO, Duration.ofSeconds(2), Duration.ofSeconds(30), 0.5,
+            "fixed", 1, 1, 1, 0, Duration.ZERO, Duration.ofSeconds(2), Duration.ofSeconds(30), Duration.ZERO, 0.5,
             1,
             AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), true);
     FairAdmission claims =
