@@ -11,9 +11,8 @@ import io.gatling.javaapi.core.Simulation;
  * clients that ignore it), and they give up on an answer after {@code requestTimeoutMs} (default
  * 10,000). The users share one pool of kept-alive connections ({@code -DshareConnections=false}:
  * a connection per user, which holds a descriptor per waiting user; {@code -DcloseConnections}: a
- * new connection per attempt); {@code bin/load-run} puts a load balancer's front end between them
- * and each instance ({@code --front-end}, 1,000 connections per instance, as Cloud Run's
- * concurrency).
+ * new connection per attempt); {@code bin/load-run --front-end 1000} puts a load balancer's front
+ * end between them and each instance (1,000 connections per instance, as Cloud Run's most).
  *
  * <p>{@code bin/load-run} sets the rate from the capacity it measured in the same run: {@code
  * users} = 3 x that capacity (at least 1,000 per second) x {@code duration}, and passes the
