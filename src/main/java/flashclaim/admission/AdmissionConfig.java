@@ -28,10 +28,10 @@ import java.util.List;
  * @param workReserve the part of a claim's deadline ({@code flashclaim.claim.deadline}, counted
  *     from its arrival) kept for its store work: a claim waits for a slot at most until its
  *     deadline less this reserve
- * @param maxWait the longest a claim waits for a slot, counted from its arrival (also within the
- *     deadline less {@code workReserve}): a user whose turn comes later is told it at once
- *     ({@code Flashclaim-Retry-After-Ms}), so that waiting claims hold the front end's connections
- *     briefly
+ * @param maxWait the longest a claim waits for a slot, counted from its arrival (and never past
+ *     the deadline less {@code workReserve}): a user whose turn comes later is told it at once
+ *     ({@code Flashclaim-Retry-After-Ms}); shorter waits hold a front end's connections more
+ *     briefly, at the price of more refusals
  * @param maxRetryAfter the longest Retry-After a refused claim is told
  * @param minRetryAfter the shortest wait told to a claim refused from the line (it waited its
  *     wait, or the line was full), whose turn is only estimated from its place: without it, a
@@ -57,9 +57,9 @@ public record AdmissionConfig(
     @Bindable(defaultValue = "32") int initialLimit,
     @Bindable(defaultValue = "32") int minLimit,
     @Bindable(defaultValue = "64") int maxLimit,
-    @Bindable(defaultValue = "256") int maxQueued,
+    @Bindable(defaultValue = "900") int maxQueued,
     @Bindable(defaultValue = "100ms") Duration workReserve,
-    @Bindable(defaultValue = "500ms") Duration maxWait,
+    @Bindable(defaultValue = "2s") Duration maxWait,
     @Bindable(defaultValue = "30s") Duration maxRetryAfter,
     @Bindable(defaultValue = "1s") Duration minRetryAfter,
     @Bindable(defaultValue = "0.5") double retryJitter,

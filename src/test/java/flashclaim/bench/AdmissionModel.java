@@ -32,8 +32,8 @@ import java.util.Random;
  *   -Dexec.mainClass=flashclaim.bench.AdmissionModel -Dexec.args="users=30000 rate=1000"</pre>
  *
  * Arguments ({@code name=value}): users (30000), coupons (5000), rate (users/s, 1000), limit (32),
- * serviceMs (80: the limit over it is the capacity), waitMs (500: a claim's wait for a slot, {@code
- * flashclaim.admission.max-wait}), maxQueued (256), precise (true: a refused user comes back after
+ * serviceMs (80: the limit over it is the capacity), waitMs (1900: a claim's wait for a slot, {@code
+ * flashclaim.admission.max-wait} within the deadline less the reserve), maxQueued (900), precise (true: a refused user comes back after
  * the milliseconds it was told; false: after Retry-After's whole seconds, rounded up), minRetryMs
  * (1000: {@code flashclaim.admission.min-retry-after}), seed (1), maxRetries (1000), exponential (true: service times drawn from an
  * exponential distribution of that mean; false: all equal), delayMs (0: the mean of an
@@ -168,8 +168,8 @@ public final class AdmissionModel {
             Double.parseDouble(given.getOrDefault("rate", "1000")),
             Integer.parseInt(given.getOrDefault("limit", "32")),
             Long.parseLong(given.getOrDefault("serviceMs", "80")),
-            Long.parseLong(given.getOrDefault("waitMs", "500")),
-            Integer.parseInt(given.getOrDefault("maxQueued", "256")),
+            Long.parseLong(given.getOrDefault("waitMs", "1900")),
+            Integer.parseInt(given.getOrDefault("maxQueued", "900")),
             Long.parseLong(given.getOrDefault("seed", "1")),
             Integer.parseInt(given.getOrDefault("maxRetries", "1000")),
             Boolean.parseBoolean(given.getOrDefault("exponential", "true")),
