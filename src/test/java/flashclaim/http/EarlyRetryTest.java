@@ -116,7 +116,9 @@ class EarlyRetryTest {
       assertThat(verified.verified("early")).isEqualTo(3);
       assertThat(pacing.tooEarlyCount()).isEqualTo(2);
       assertThat(Api.get(url, "/prometheus", null).body().lines())
-          .contains("flashclaim_admission_too_early_total 2.0");
+          .contains("flashclaim_admission_too_early_total 2.0")
+          // no new user was told a turn beyond their wait: the sell-out forecast read nothing
+          .contains("flashclaim_claim_sell_out_reads_total 0.0");
     } finally {
       HeldClaims.release("paced-hold");
       clients.shutdownNow();
