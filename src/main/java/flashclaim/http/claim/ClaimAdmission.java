@@ -41,8 +41,8 @@ final class ClaimAdmission {
 
   private final FairAdmission admission;
   private final TicketCodec tickets;
-  private final AdmissionConfig config;
-  private final ClaimConfig claims;
+  /** The longest a claim waits for a slot after it arrived: both bounds, from the settings. */
+  private final Duration longestWait;
   private final SellOutForecast sellOut;
 
   ClaimAdmission(
@@ -53,8 +53,9 @@ final class ClaimAdmission {
       SellOutForecast sellOut) {
     this.admission = admission;
     this.tickets = tickets;
-    this.config = config;
-    this.claims = claims;
+    Duration inDeadline = claims.deadline().minus(config.workReserve());
+    this.longestWait =
+        inDeadline.compareTo(config.maxWait()) < 0 ? inDeadline : config.maxWait();
     this.sellOut = sellOut;
   }
 
@@ -62,11 +63,7 @@ final class ClaimAdmission {
   Mono<HttpResponse<?>> admit(ClaimRequest claim, Supplier<Publisher<HttpResponse<?>>> rest) {
     Optional<Ticket> sent = ticketSent(claim);
     Ticket ticket = sent.orElseGet(() -> tickets.first(claim.seen()));
-    Duration inDeadline = claims.deadline().minus(config.workReserve());
-    Instant waitUntil =
-        claim
-            .arrived()
-            .plus(inDeadline.compareTo(config.maxWait()) < 0 ? inDeadline : config.maxWait());
+    Instant waitUntil = claim.arrived().plus(longestWait);
     Instant arrival = ticket.arrivalNoLaterThan(claim.seen());
     // Cancelled (the client went away) while it waits, the claim leaves the line; a slot that
     // arrives just as it is cancelled is discarded, and given back.
