@@ -1222,6 +1222,8 @@ def summary(run_dir):
         f"  code {run.get('codeVersion', '?')}  service JVM: Java {run.get('serviceJava', '?')} "
         f"{run.get('serviceJavaOpts', '')}  cores per instance: {run.get('serviceCpus', 'all')}"
     )
+    if run.get("serviceSettings"):
+        out(f"  service settings from the environment: {run['serviceSettings']}")
     if run.get("storeLatencyMs"):
         out(f"  store latency added: {run['storeLatencyMs']} ms each way (a TCP proxy in front of the store)")
     describe_front_end(run, load_json(os.path.join(run_dir, "front-end.json")), out)

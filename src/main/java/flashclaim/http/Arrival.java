@@ -2,15 +2,15 @@ package flashclaim.http;
 
 import io.micronaut.http.HttpRequest;
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 
 /**
  * When a request reached this instance, stamped by the first filter of the API, in two readings:
- * when that filter saw it ({@link #seen}: the order in which requests came, and a new user's first
- * arrival), and when it most likely came ({@link #of}: that moment less how far behind the event
- * loop that read it was), which every step whose deadline counts from the request's arrival reads,
- * so that time spent unread, or waiting for a slot or a thread, is part of it (G6).
+ * its place in the order of arrival ({@link #seen}: when that filter saw it, or when a trusted
+ * front end received it; a new user's first arrival), and when it most likely came ({@link #of}:
+ * that moment less how far behind the event loop that read it was, or the front end's time),
+ * which every step whose deadline counts from the request's arrival reads, so that time spent
+ * unread, or waiting for a slot or a thread, is part of it (G6).
  */
 public final class Arrival {
   private static final String SEEN = Arrival.class.getName() + ".seen";
@@ -18,10 +18,13 @@ public final class Arrival {
 
   private Arrival() {}
 
-  /** Notes that the first filter saw the request at {@code seen}, {@code behind} after it came. */
-  public static void stamp(HttpRequest<?> request, Instant seen, Duration behind) {
+  /**
+   * Notes that the request takes its place in the order of arrival at {@code seen} and most likely
+   * came at {@code came}.
+   */
+  public static void stamp(HttpRequest<?> request, Instant seen, Instant came) {
     request.setAttribute(SEEN, seen);
-    request.setAttribute(CAME, seen.minus(behind));
+    request.setAttribute(CAME, came);
   }
 
   /** When the request most likely came; now, for a request that was not stamped. */

@@ -19,10 +19,23 @@ import java.time.Duration;
  *     less how far behind its event loop was then: the time it waited unread is part of its wait,
  *     as the client measures it. False: from the moment its first filter ran. (A new user's first
  *     arrival, their place in line, is that moment either way.)
+ * @param frontEndArrivalHeader the header in which a trusted front end (load balancer, reverse
+ *     proxy) tells when it received each request, e.g. {@code X-Request-Start} (nginx: {@code
+ *     proxy_set_header X-Request-Start t=$msec}; HAProxy: {@code http-request set-header
+ *     X-Request-Start t=%[date(0,ms)]}); empty: off. When set, a request's arrival (its deadline,
+ *     and a new user's place in line) is that moment, so that the time it waited in the front end
+ *     and unread in this instance's sockets counts, and requests keep the order in which the front
+ *     end received them. Set it only if the front end sets the header on every request and
+ *     replaces any value a client sent: a client that can set it gains up to {@code
+ *     front-end-arrival-max-age} of place
+ * @param frontEndArrivalMaxAge a front end's time of arrival older than this (when the first
+ *     filter runs) is ignored
  */
 @ConfigurationProperties("flashclaim.http")
 public record HttpConfig(
     @Bindable(defaultValue = "256") int maxInFlight,
     @Bindable(defaultValue = "1s") Duration retryAfter,
     @Bindable(defaultValue = "100ms") Duration lagProbeInterval,
-    @Bindable(defaultValue = "true") boolean arrivalCountsLoopLag) {}
+    @Bindable(defaultValue = "true") boolean arrivalCountsLoopLag,
+    @Bindable(defaultValue = "") String frontEndArrivalHeader,
+    @Bindable(defaultValue = "30s") Duration frontEndArrivalMaxAge) {}

@@ -30,6 +30,10 @@ import java.util.function.ToDoubleFunction;
  *       claim's Retry-After is derived;
  *   <li>{@value #CLAIMS_SHED}: claims refused, tagged {@code reason} {@code queue_full}, {@code
  *       deadline} or {@code shutting_down};
+ *   <li>{@value #FRONT_END_READ}, {@value #FRONT_END_WAITED}: API requests that came with a
+ *       trusted front end's time of arrival ({@code flashclaim.http.front-end-arrival-header}), and
+ *       how long they took from the front end to the first filter together (their quotient is the
+ *       mean wait that the service's own timings do not show);
  *   <li>{@value #TOO_EARLY}, {@value #PACED_CALLERS}: claims answered 429 {@code retry-too-soon}
  *       because their caller came back sooner than told, and the callers remembered for it.
  * </ul>
@@ -48,6 +52,8 @@ final class HttpMeters implements MeterBinder {
   static final String WAITED_SECONDS = "flashclaim.admission.waited.seconds";
   static final String DRAIN_RATE = "flashclaim.admission.drain.rate";
   static final String CLAIMS_SHED = "flashclaim.admission.shed";
+  static final String FRONT_END_READ = "flashclaim.http.front.end.arrivals";
+  static final String FRONT_END_WAITED = "flashclaim.http.front.end.waited.seconds";
   static final String TOO_EARLY = "flashclaim.admission.too.early";
   static final String PACED_CALLERS = "flashclaim.admission.paced.callers";
 
@@ -107,6 +113,13 @@ final class HttpMeters implements MeterBinder {
           .tag("reason", reason.name().toLowerCase(Locale.ROOT))
           .register(registry);
     }
+    FunctionCounter.builder(FRONT_END_READ, http, h -> h.frontEnd().readCount())
+        .description("API requests that came with a trusted front end's time of arrival")
+        .register(registry);
+    FunctionCounter.builder(FRONT_END_WAITED, http, h -> h.frontEnd().waitedSeconds())
+        .description(
+            "seconds those requests took from the front end to the first filter, all together")
+        .register(registry);
     FunctionCounter.builder(TOO_EARLY, pacing, ClaimPacing::tooEarlyCount)
         .description("claims answered 429 retry-too-soon: their caller came back sooner than told")
         .register(registry);

@@ -17,6 +17,8 @@ import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.http.filter.ConditionalFilter;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -47,6 +49,7 @@ public final class LoadShedFilter implements Ordered, ConditionalFilter {
   private final FairAdmission claims;
   private final Clock clock;
   @Nullable private final EventLoopLag lag;
+  private final FrontEndArrival frontEnd;
   private final AtomicInteger inFlight = new AtomicInteger();
   private final Object drained = new Object();
   private final LongAdder shed = new LongAdder();
@@ -59,6 +62,7 @@ public final class LoadShedFilter implements Ordered, ConditionalFilter {
     this.claims = claims;
     this.clock = clock;
     this.lag = config.arrivalCountsLoopLag() ? lag : null;
+    this.frontEnd = new FrontEndArrival(config);
     this.permits = new Semaphore(config.maxInFlight());
   }
 
@@ -129,10 +133,32 @@ public final class LoadShedFilter implements Ordered, ConditionalFilter {
       }
       request.setAttribute(PERMIT, new AtomicBoolean(true));
     }
-    Arrival.stamp(request, clock.instant(), behind());
+    stamp(request);
     request.setAttribute(COUNTED, new AtomicBoolean(true));
     inFlight.incrementAndGet();
     return null;
+  }
+
+  /**
+   * Notes when the request arrived: now, or, with a trusted front end's time of arrival ({@link
+   * FrontEndArrival}), that time, which is both its place in the order of arrival and where its
+   * deadline counts from (never later than now less how far behind this event loop is).
+   */
+  private void stamp(HttpRequest<?> request) {
+    Instant now = clock.instant();
+    Instant came = now.minus(behind());
+    Optional<Instant> received = frontEnd.of(request, now);
+    if (received.isPresent()) {
+      Instant at = received.get();
+      Arrival.stamp(request, at, at.isBefore(came) ? at : came);
+    } else {
+      Arrival.stamp(request, now, came);
+    }
+  }
+
+  /** The front end's times of arrival read, and how long those requests waited before this. */
+  FrontEndArrival frontEnd() {
+    return frontEnd;
   }
 
   /**

@@ -8,6 +8,7 @@ import flashclaim.admission.AdmissionConfig;
 import flashclaim.admission.FairAdmission;
 import flashclaim.http.Arrival;
 import flashclaim.http.HttpConfig;
+import io.micronaut.core.annotation.Nullable;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.netty.channel.EventLoopGroupConfiguration;
 import io.micronaut.http.netty.channel.EventLoopGroupRegistry;
@@ -65,8 +66,9 @@ class EventLoopLagTest {
 
     LoadShedFilter counted = filter(lag, true);
     LoadShedFilter uncounted = filter(lag, false);
-    loops.execute(() -> sleep(400));
     uncounted.admit(HttpRequest.POST("/v1/campaigns/lag/claims", "")); // loads what it uses
+    // the request is read while the loop is busy, so it is queued behind the busy task
+    loops.execute(() -> sleep(400));
     Instant[] stamped =
         loops
             .submit(
@@ -98,10 +100,16 @@ class EventLoopLagTest {
   }
 
   private static HttpConfig config(boolean countLag) {
-    return new HttpConfig(256, Duration.ofSeconds(1), Duration.ofMillis(50), countLag);
+    return new HttpConfig(
+        256, Duration.ofSeconds(1), Duration.ofMillis(50), countLag, "", Duration.ofSeconds(30));
   }
 
   private static LoadShedFilter filter(EventLoopLag lag, boolean countLag) {
+    return filter(config(countLag), lag);
+  }
+
+  /** The first filter with {@code config}, over an admission of one slot. */
+  static LoadShedFilter filter(HttpConfig config, @Nullable EventLoopLag lag) {
     AdmissionConfig admission =
         new AdmissionConfig(
             "fixed", 1, 1, 1, 0, Duration.ZERO, Duration.ofSeconds(2), Duration.ofSeconds(30), Duration.ZERO, 0.5,
@@ -114,7 +122,7 @@ class EventLoopLagTest {
             Clock.systemUTC(),
             (delay, action) -> () -> {},
             () -> 0.5);
-    return new LoadShedFilter(config(countLag), claims, Clock.systemUTC(), lag);
+    return new LoadShedFilter(config, claims, Clock.systemUTC(), lag);
   }
 
   private static void sleep(long millis) {
