@@ -420,16 +420,39 @@ def scraped(path, series):
     return sum(values) if values else None
 
 
+def moved_during_run(run_dir, i, series_list):
+    """How far each series of instance i's /prometheus moved over the measured run (saved before
+    and after it), as {series: delta}; series missing on either side are left out."""
+    moved = {}
+    for series in series_list:
+        before = scraped(os.path.join(run_dir, f"metrics-{i}-before.txt"), series)
+        after = scraped(os.path.join(run_dir, f"metrics-{i}-after.txt"), series)
+        if before is not None and after is not None:
+            moved[series] = after - before
+    return moved
+
+
+FRONT_END_ARRIVALS = "flashclaim_http_front_end_arrivals_total"
+FRONT_END_WAITED = "flashclaim_http_front_end_waited_seconds_total"
+
+
+def describe_front_end_wait(run_dir, instances, out):
+    """Per instance, how long requests took from the front end's stamp (X-Request-Start) to the
+    service's first filter during the measured run: the wait the service's own timings miss."""
+    for i in range(1, instances + 1):
+        moved = moved_during_run(run_dir, i, (FRONT_END_ARRIVALS, FRONT_END_WAITED))
+        if len(moved) == 2 and moved[FRONT_END_ARRIVALS] > 0:
+            out(f"  instance-{i}: from the front end to the service's first filter: mean "
+                f"{1000 * moved[FRONT_END_WAITED] / moved[FRONT_END_ARRIVALS]:.0f} ms over "
+                f"{moved[FRONT_END_ARRIVALS]:.0f} requests stamped by the front end")
+
+
 def describe_sold_out_path(run_dir, instances, out):
     """Per instance, the sold-out fast path during the measured run: claims answered sold out on a
     proof (no pool query) and reads of the additions counter, from /prometheus before and after."""
     for i in range(1, instances + 1):
-        moved = {}
-        for series in ("flashclaim_soldout_proven_total", "flashclaim_soldout_counter_reads_total"):
-            before = scraped(os.path.join(run_dir, f"metrics-{i}-before.txt"), series)
-            after = scraped(os.path.join(run_dir, f"metrics-{i}-after.txt"), series)
-            if before is not None and after is not None:
-                moved[series] = after - before
+        moved = moved_during_run(
+            run_dir, i, ("flashclaim_soldout_proven_total", "flashclaim_soldout_counter_reads_total"))
         if len(moved) == 2:
             out(
                 f"  instance-{i} sold-out fast path: {moved['flashclaim_soldout_proven_total']:.0f} claims "
@@ -1266,6 +1289,7 @@ def summary(run_dir):
     describe_resources(run, samples, top_others, out)
     describe_cpu_per_answer(run, samples, outcome, inside, out)
     describe_sold_out_path(run_dir, run["instances"], out)
+    describe_front_end_wait(run_dir, run["instances"], out)
     healthy = run.get("healthyAfter", 0)
     checks.store(healthy == run["instances"], f"every instance alive and /health UP after the run ({healthy} of {run['instances']})")
 
