@@ -12,8 +12,10 @@ import java.util.Deque;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.NavigableSet;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
@@ -129,6 +131,9 @@ public final class FairAdmission {
   private final LongAdder waited = new LongAdder();
   private final LongAdder waitedNanos = new LongAdder();
 
+  /** At most this many turns are remembered by arrival (a few seconds of new users at most). */
+  private static final int MAX_REMEMBERED_TURNS = 65_536;
+
   private final Object lock = new Object();
   /** The waiting claims by first arrival; guarded by {@code lock}. */
   private final NavigableSet<Waiter> queue = new TreeSet<>(BY_ARRIVAL);
@@ -142,6 +147,12 @@ public final class FairAdmission {
   private final boolean appointments;
   /** The turn of the last new user given an appointment; guarded by {@code lock}. */
   private Instant bookedUntil = Instant.EPOCH;
+  /**
+   * The turns of the latest new users given one, by their first arrival, while those turns are
+   * ahead; guarded by {@code lock}. A new user read after others who arrived later (its request
+   * waited longer before this instance saw it) takes its place among them from here.
+   */
+  private final NavigableMap<Instant, Instant> turnsByArrival = new TreeMap<>();
   /** Whether refused users come back when told; guarded by {@code lock}. */
   private final ShowUps showUps = new ShowUps();
   /**
@@ -226,9 +237,10 @@ public final class FairAdmission {
         if (!Double.isNaN(meanHoldSeconds) || !floor.isZero()) {
           if (idleWithoutReturns(now)) {
             bookedUntil = now; // nobody is coming back for the turns it holds
+            turnsByArrival.clear();
             floorUntil = now;
           }
-          Instant turn = book(now, floor);
+          Instant turn = book(now, floor, arrival);
           if (turn.isAfter(waitUntil)) {
             Instant latest = latestTurn.get().orElse(turn);
             Instant tell = latest.isBefore(turn) ? (latest.isAfter(now) ? latest : now) : turn;
@@ -505,7 +517,10 @@ public final class FairAdmission {
    * Gives a new user the next turn in the appointment book and returns it. The book counts one
    * drain interval for every new user told a turn that has not come yet; of that wait, the user is
    * told the share that users come back ({@link ShowUps}): when nobody does, nobody waits for them.
-   * The book reaches at most {@code max-retry-after} beyond now.
+   * The book reaches at most {@code max-retry-after} beyond now. A user whose first arrival is
+   * earlier than that of users booked before them (read later: behind a front end that stamps
+   * arrivals, a request can wait longer than those that came after it) is told the turn after the
+   * last booked user who arrived no later, so turns follow arrivals, not the order of reading.
    *
    * <p>The user is never told a turn before {@code floor} beyond now (the other instances' reach)
    * nor before a floor told earlier. The floor is not added to the book: the book, and what this
@@ -516,20 +531,42 @@ public final class FairAdmission {
    * too late. Must hold {@code lock}, with the drain rate measured or a floor above zero (a turn
    * then takes no time of its own).
    */
-  private Instant book(Instant now, Duration floor) {
+  private Instant book(Instant now, Duration floor, Instant arrival) {
     Instant floorAt = now.plus(capped(floor));
     if (floorAt.isAfter(floorUntil)) {
       floorUntil = floorAt;
     }
+    Instant latest = now.plus(maxRetryAfter);
     Instant after = bookedUntil.isAfter(now) ? bookedUntil : now;
-    double step = Double.isNaN(meanHoldSeconds) ? 0 : meanHoldSeconds / limit();
-    bookedUntil = after.plusNanos(Math.round(step * 1e9));
-    if (bookedUntil.isAfter(now.plus(maxRetryAfter))) {
-      bookedUntil = now.plus(maxRetryAfter);
+    long step = Math.round((Double.isNaN(meanHoldSeconds) ? 0 : meanHoldSeconds / limit()) * 1e9);
+    bookedUntil = min(after.plusNanos(step), latest);
+    // a user who arrived before users already booked takes the turn after the last of them who
+    // arrived no later (or the next one, if that has passed); everyone booked after it is a step
+    // later from now on
+    Instant mine = bookedUntil;
+    while (!turnsByArrival.isEmpty() && turnsByArrival.firstEntry().getValue().isBefore(now)) {
+      turnsByArrival.pollFirstEntry();
     }
-    Instant turn = now.plus(toldReach(now));
+    if (!turnsByArrival.isEmpty() && arrival.isBefore(turnsByArrival.lastKey())) {
+      Map.Entry<Instant, Instant> before = turnsByArrival.floorEntry(arrival);
+      Instant place = before == null || before.getValue().isBefore(now) ? now : before.getValue();
+      mine = min(place.plusNanos(step), latest);
+    }
+    turnsByArrival.merge(arrival, mine, (a, b) -> a.isAfter(b) ? a : b);
+    if (turnsByArrival.size() > MAX_REMEMBERED_TURNS) {
+      turnsByArrival.pollFirstEntry();
+    }
+    Duration reach = Duration.between(now, mine);
+    double share = showUps.share(now);
+    Instant turn =
+        now.plus(share == 1 ? reach : Duration.ofNanos(Math.round(reach.toNanos() * share)));
     return turn.isBefore(floorUntil) ? floorUntil : turn;
   }
+
+  private static Instant min(Instant a, Instant b) {
+    return a.isBefore(b) ? a : b;
+  }
+
 
   /**
    * Counts a refusal for shutdown, told Retry-After as a claim with nobody before it, spread by

@@ -238,6 +238,34 @@ class FairAdmissionTest {
   }
 
   /**
+   * A new user read after others who arrived later (behind a front end that stamps arrivals, their
+   * request waited longer before the instance saw it) is told the turn after the last booked user
+   * who arrived no later, not the end of the book; everyone booked after them is a step later.
+   */
+  @Test
+  void aNewUserReadAfterLaterArrivalsIsToldTheTurnTheirArrivalGives() {
+    FairAdmission admission = withAppointments(2, 10, () -> 0.999);
+    measureHoldTime(admission, Duration.ofMillis(100)); // a turn every 50 ms
+    Instant waitUntil = clock.instant().plusMillis(120);
+    admitted(admission.enter(T0.plusSeconds(1), waitUntil)); // turn after 50 ms
+    admitted(admission.enter(T0.plusSeconds(2), waitUntil)); // 100 ms
+    assertThat(refused(admission.enter(T0.plusSeconds(5), waitUntil)).retryAfter())
+        .isEqualTo(Duration.ofMillis(150));
+    assertThat(refused(admission.enter(T0.plusSeconds(6), waitUntil)).retryAfter())
+        .isEqualTo(Duration.ofMillis(200));
+    assertThat(refused(admission.enter(T0.plusSeconds(3), waitUntil)).retryAfter())
+        .as("arrived before the users told 150 and 200 ms: the turn after the one of 100 ms")
+        .isEqualTo(Duration.ofMillis(150));
+    assertThat(refused(admission.enter(T0.plusSeconds(4), waitUntil)).retryAfter())
+        .as("after the late user of 150 ms")
+        .isEqualTo(Duration.ofMillis(200));
+    assertThat(refused(admission.enter(T0.plusSeconds(7), waitUntil)).retryAfter())
+        .as("two steps later than without the late users")
+        .isEqualTo(Duration.ofMillis(350));
+    assertThat(admission.booked()).isEqualTo(Duration.ofMillis(350));
+  }
+
+  /**
    * Users who never come back keep no turn: when clients drop their tickets (or give up), every
    * attempt would otherwise book a turn at the end of a book that grows faster than time, and
    * nobody would ever be served. Once the instance sees that none of the users it refused came

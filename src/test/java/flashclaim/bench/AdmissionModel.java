@@ -46,7 +46,9 @@ import java.util.Random;
  * (1: the service time of the last instance is this many times the others'), fleet (false: each
  * instance runs {@link FleetOrder} on a board in memory, one round a second at a phase of its
  * own, the store's answer taken as instant), fleetMs (1000: the interval of those rounds; an
- * entry is stale after three).
+ * entry is stale after three), frontEnd (false: true: every attempt is stamped when it is sent, as by
+ * a front end's {@code X-Request-Start} ({@code flashclaim.http.front-end-arrival-header}) before
+ * the wait of delayMs: a new user's first arrival and every attempt's wait count from there).
  */
 public final class AdmissionModel {
   private static final Instant T0 = Instant.parse("2026-11-25T00:00:00Z");
@@ -64,6 +66,7 @@ public final class AdmissionModel {
   private final int maxRetries;
   private final boolean exponential;
   private final long delayNanos;
+  private final boolean frontEnd;
   /** One admission per instance; a user's attempt k goes to instance (user + k) mod their number. */
   private final FairAdmission[] admissions;
 
@@ -100,8 +103,10 @@ public final class AdmissionModel {
       boolean fleet,
       long fleetMs,
       boolean precise,
-      long minRetryMs) {
+      long minRetryMs,
+      boolean frontEnd) {
     this.precise = precise;
+    this.frontEnd = frontEnd;
     this.slowdown = slowdown;
     this.fleetNanos = fleetMs * 1_000_000;
     this.noShow = noShow;
@@ -182,7 +187,8 @@ public final class AdmissionModel {
             Boolean.parseBoolean(given.getOrDefault("fleet", "false")),
             Long.parseLong(given.getOrDefault("fleetMs", "1000")),
             Boolean.parseBoolean(given.getOrDefault("precise", "true")),
-            Long.parseLong(given.getOrDefault("minRetryMs", "1000")));
+            Long.parseLong(given.getOrDefault("minRetryMs", "1000")),
+            Boolean.parseBoolean(given.getOrDefault("frontEnd", "false")));
     System.out.println(model.run());
   }
 
@@ -227,17 +233,21 @@ public final class AdmissionModel {
   private void attempt(int user, Instant firstArrival, int retries) {
     if (delayNanos > 0) {
       // the wait before the service sees the attempt (client, kernel, event loop): its first
-      // arrival is stamped when it is seen
+      // arrival is stamped when it is seen, or, behind a front end, when it was sent
       long delay = Math.round(-Math.log(1 - random.nextDouble()) * delayNanos);
+      Instant sent = clock.instant();
       at(
-          clock.instant().plusNanos(delay),
-          () -> seen(user, retries == 0 ? clock.instant() : firstArrival, retries));
+          sent.plusNanos(delay),
+          () -> {
+            Instant came = frontEnd ? sent : clock.instant();
+            seen(user, retries == 0 ? came : firstArrival, retries, came);
+          });
       return;
     }
-    seen(user, firstArrival, retries);
+    seen(user, firstArrival, retries, clock.instant());
   }
 
-  private void seen(int user, Instant firstArrival, int retries) {
+  private void seen(int user, Instant firstArrival, int retries, Instant came) {
     attempts++;
     if (stock == 0) {
       answered(user); // proven sold out: answered without admission
@@ -246,7 +256,7 @@ public final class AdmissionModel {
     int instance = (user + retries) % admissions.length;
     FairAdmission admission = admissions[instance];
     double slower = instance == admissions.length - 1 ? slowdown : 1;
-    Instant waitUntil = clock.instant().plusNanos(waitNanos);
+    Instant waitUntil = came.plusNanos(waitNanos);
     (retries == 0 || !tickets
             ? admission.enter(retries == 0 ? firstArrival : clock.instant(), waitUntil)
             : admission.enterAgain(firstArrival, waitUntil))
