@@ -80,11 +80,12 @@ public class ClaimService {
 
   /**
    * A claim decided without the store, when this instance already knows the answer: the campaign is
-   * cached and not open, for a user who cannot hold the limit ({@link #refusedWithoutRead}), or this instance has proven its pool empty and, after
-   * the shared read of the additions counter that {@link #claim} would wait for too, the proof holds
-   * and the user holds nothing ({@link #soldOutWithoutRead}). No thread waits for that read. Empty when the claim
-   * needs the store (or the read failed, or did not return within the deadline): then {@link
-   * #claim} decides it. Its outcomes reach the listeners as {@link #claim}'s do.
+   * cached and not open, and the user cannot hold its limit ({@link #refusedWithoutRead}); or this
+   * instance has proven its pool empty and, after the shared read of the additions counter that
+   * {@link #claim} would wait for too, the proof holds and the user does not hold the limit ({@link
+   * #soldOutWithoutRead}). No thread waits for that read. Empty when the claim needs the store (or
+   * the read failed, or did not return within the deadline): then {@link #claim} decides it. Its
+   * outcomes reach the listeners as {@link #claim}'s do.
    */
   public CompletableFuture<Optional<ClaimOutcome>> decideWithoutStore(
       CampaignId campaignId, UserId user, Instant admittedAt) {
@@ -134,7 +135,7 @@ public class ClaimService {
   }
 
   /**
-   * Sold out without a read, when the pool is proven empty and the user cannot hold a coupon of it
+   * Sold out without a read, when the pool is proven empty and the user cannot hold its limit
    * ({@link SoldOutHolders}); the rule of both paths.
    */
   private Optional<ClaimOutcome> soldOutWithoutRead(
@@ -194,7 +195,7 @@ public class ClaimService {
     SoldOutProofs.Check soldOutCheck = soldOut.check(campaign.id(), deadline.instant());
     Optional<ClaimOutcome> known = soldOutWithoutRead(campaign, user, soldOutCheck);
     if (known.isPresent()) {
-      return known.get(); // no read at all: the pool is proven empty and the user holds nothing
+      return known.get(); // no read at all: pool proven empty, user below the limit
     } else if (soldOutCheck instanceof SoldOutProofs.Check.Proven) {
       soldOut.answeredOnProof();
       return heldOr(campaign, user, new ClaimOutcome.SoldOut(), deadline); // no pool query
@@ -229,8 +230,9 @@ public class ClaimService {
 
   /**
    * A user who already holds the limit gets the held coupon (G4), even when the pool is empty or
-   * busy, or the campaign is paused or has ended; anyone else gets {@code otherwise}. Past the deadline the holdings cannot be read, and
-   * only Busy is sure to be true: a retry finds the held coupon.
+   * busy, or the campaign is paused or has ended; anyone else gets {@code otherwise}. Past the
+   * deadline the holdings cannot be read, and only Busy is sure to be true: a retry finds the held
+   * coupon.
    */
   private ClaimOutcome heldOr(
       Campaign campaign, UserId user, ClaimOutcome otherwise, Deadline deadline) {
