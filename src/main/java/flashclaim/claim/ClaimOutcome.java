@@ -57,7 +57,8 @@ public sealed interface ClaimOutcome {
   /**
    * The campaign is not open at this moment: {@code window} says whether it has not started or has
    * ended; {@code startsAt} and {@code endsAt} are its window (null where open-ended), for a
-   * countdown.
+   * countdown. A user who holds the limit of a campaign that has ended gets {@link AlreadyHeld}
+   * instead.
    */
   record NotOpen(Campaign.Window window, Instant startsAt, Instant endsAt) implements ClaimOutcome {
     @Override
@@ -66,8 +67,10 @@ public sealed interface ClaimOutcome {
     }
   }
 
-  /** No campaign has this id. */
-  /** The campaign is paused by an admin: no claim is served until it is resumed. */
+  /**
+   * The campaign is paused by an admin: no coupon is handed out until it is resumed. A user who
+   * holds the limit gets {@link AlreadyHeld} instead.
+   */
   record Paused() implements ClaimOutcome {
     @Override
     public Kind kind() {
@@ -75,6 +78,7 @@ public sealed interface ClaimOutcome {
     }
   }
 
+  /** No campaign has this id. */
   record UnknownCampaign() implements ClaimOutcome {
     @Override
     public Kind kind() {

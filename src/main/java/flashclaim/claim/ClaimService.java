@@ -16,8 +16,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The claim rules, written once for every store: the campaign must exist, not be paused, and be
- * open; a user who
- * already holds {@code perUserLimit} coupons gets the newest of them back (G2, G4); otherwise the
+ * open, except that a user who already holds {@code perUserLimit} coupons gets the newest of them
+ * back (G2, G4), also from a paused or ended campaign ({@link ClosedHolders}); otherwise the
  * store assigns a coupon into the user's next free slot, atomically, until the deadline (G1, G3, G5,
  * G6). Every store call of a claim runs within the claim's {@link Deadline}: none starts once it
  * has passed, and a call it cuts short makes the claim {@link ClaimOutcome.Busy}, not a store
@@ -33,6 +33,7 @@ public class ClaimService {
   private final List<ClaimListener> listeners;
   private final SoldOutProofs soldOut;
   private final SoldOutHolders holders;
+  private final ClosedHolders closedHolders;
 
   public ClaimService(
       CampaignService campaigns,
@@ -41,7 +42,8 @@ public class ClaimService {
       Clock clock,
       List<ClaimListener> listeners,
       SoldOutProofs soldOut,
-      SoldOutHolders holders) {
+      SoldOutHolders holders,
+      ClosedHolders closedHolders) {
     this.campaigns = campaigns;
     this.store = store;
     this.config = config;
@@ -49,6 +51,7 @@ public class ClaimService {
     this.listeners = List.copyOf(listeners);
     this.soldOut = soldOut;
     this.holders = holders;
+    this.closedHolders = closedHolders;
   }
 
   /** Claims a coupon of the campaign for the user, admitted now. */
@@ -77,11 +80,12 @@ public class ClaimService {
 
   /**
    * A claim decided without the store, when this instance already knows the answer: the campaign is
-   * cached and not open ({@link #notOpen}), or this instance has proven its pool empty and, after
-   * the shared read of the additions counter that {@link #claim} would wait for too, the proof holds
-   * and the user holds nothing ({@link #soldOutWithoutRead}). No thread waits for that read. Empty when the claim
-   * needs the store (or the read failed, or did not return within the deadline): then {@link
-   * #claim} decides it. Its outcomes reach the listeners as {@link #claim}'s do.
+   * cached and not open, and the user cannot hold its limit ({@link #refusedWithoutRead}); or this
+   * instance has proven its pool empty and, after the shared read of the additions counter that
+   * {@link #claim} would wait for too, the proof holds and the user does not hold the limit ({@link
+   * #soldOutWithoutRead}). No thread waits for that read. Empty when the claim needs the store (or
+   * the read failed, or did not return within the deadline): then {@link #claim} decides it. Its
+   * outcomes reach the listeners as {@link #claim}'s do.
    */
   public CompletableFuture<Optional<ClaimOutcome>> decideWithoutStore(
       CampaignId campaignId, UserId user, Instant admittedAt) {
@@ -93,7 +97,9 @@ public class ClaimService {
     Optional<ClaimOutcome> closed = notOpen(campaign);
     if (closed.isPresent() || !soldOut.hasProof(campaignId)) {
       return CompletableFuture.completedFuture(
-          closed.map(outcome -> reported(campaignId, outcome, admittedAt)));
+          closed
+              .flatMap(refusal -> refusedWithoutRead(campaign, user, refusal))
+              .map(outcome -> reported(campaignId, outcome, admittedAt)));
     }
     long left = Duration.between(clock.instant(), admittedAt.plus(config.deadline())).toNanos();
     return soldOut
@@ -106,7 +112,8 @@ public class ClaimService {
 
   /**
    * Not open: paused by an admin, or outside the campaign's window; the rule of both paths, so a
-   * paused campaign is answered without store work once this instance holds the campaign.
+   * paused campaign is refused without store work once this instance holds the campaign and knows
+   * the user cannot hold its limit ({@link #refusedWithoutRead}).
    */
   private Optional<ClaimOutcome> notOpen(Campaign campaign) {
     if (campaign.paused()) {
@@ -119,7 +126,16 @@ public class ClaimService {
   }
 
   /**
-   * Sold out without a read, when the pool is proven empty and the user cannot hold a coupon of it
+   * The refusal of a closed campaign without a read, when the user cannot hold its limit ({@link
+   * ClosedHolders}); else empty, and the claim reads the user's claims ({@link #heldOr}).
+   */
+  private Optional<ClaimOutcome> refusedWithoutRead(
+      Campaign campaign, UserId user, ClaimOutcome refusal) {
+    return closedHolders.mayHold(campaign, user, refusal) ? Optional.empty() : Optional.of(refusal);
+  }
+
+  /**
+   * Sold out without a read, when the pool is proven empty and the user cannot hold its limit
    * ({@link SoldOutHolders}); the rule of both paths.
    */
   private Optional<ClaimOutcome> soldOutWithoutRead(
@@ -166,7 +182,9 @@ public class ClaimService {
     Campaign campaign = found.get();
     Optional<ClaimOutcome> closed = notOpen(campaign);
     if (closed.isPresent()) {
-      return closed.get();
+      ClaimOutcome refusal = closed.get();
+      return refusedWithoutRead(campaign, user, refusal)
+          .orElseGet(() -> heldOr(campaign, user, refusal, deadline)); // a holder gets theirs back
     }
     // With one coupon per user, the claim record of slot 0 is all there is to hold: the store's
     // commit fails on it (SlotTaken) for a user who holds one, and that is when the holdings are
@@ -177,7 +195,7 @@ public class ClaimService {
     SoldOutProofs.Check soldOutCheck = soldOut.check(campaign.id(), deadline.instant());
     Optional<ClaimOutcome> known = soldOutWithoutRead(campaign, user, soldOutCheck);
     if (known.isPresent()) {
-      return known.get(); // no read at all: the pool is proven empty and the user holds nothing
+      return known.get(); // no read at all: pool proven empty, user below the limit
     } else if (soldOutCheck instanceof SoldOutProofs.Check.Proven) {
       soldOut.answeredOnProof();
       return heldOr(campaign, user, new ClaimOutcome.SoldOut(), deadline); // no pool query
@@ -212,8 +230,9 @@ public class ClaimService {
 
   /**
    * A user who already holds the limit gets the held coupon (G4), even when the pool is empty or
-   * busy; anyone else gets {@code otherwise}. Past the deadline the holdings cannot be read, and
-   * only Busy is sure to be true: a retry finds the held coupon.
+   * busy, or the campaign is paused or has ended; anyone else gets {@code otherwise}. Past the
+   * deadline the holdings cannot be read, and only Busy is sure to be true: a retry finds the held
+   * coupon.
    */
   private ClaimOutcome heldOr(
       Campaign campaign, UserId user, ClaimOutcome otherwise, Deadline deadline) {

@@ -13,9 +13,9 @@ import java.time.Duration;
  * @param maxCampaigns campaigns whose proof one instance keeps; beyond it the proofs are dropped and
  *     proven again (one pool query per campaign)
  * @param maxHolders holders of proven sold-out campaigns that one instance keeps in memory, all
- *     campaigns together (8 bytes each), so that a proven sold-out claim of a user who holds
- *     nothing answers without a store read ({@link SoldOutHolders}); a campaign with more holders
- *     than fit reads the user's holdings for each such claim
+ *     campaigns together (8 bytes per claim record), so that a proven sold-out claim of a user who
+ *     does not hold the limit answers without a store read ({@link SoldOutHolders}); a campaign
+ *     with more holders than fit reads the user's holdings for each such claim
  * @param holderPageSize claim records per page when an instance reads a campaign's holders
  * @param counterReadInterval the least time between the starts of two reads of one campaign's
  *     additions counter: the claims that arrive meanwhile share the next read, so a sold-out storm

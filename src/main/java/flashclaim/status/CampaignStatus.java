@@ -23,7 +23,7 @@ public record CampaignStatus(
     OPEN,
     /** Within its window, no coupon left. */
     SOLD_OUT,
-    /** Paused by an admin, not ended: claims get 403 {@code campaign-paused}. */
+    /** Paused by an admin, not ended: claims get 403 {@code campaign-paused}, holders their coupon. */
     PAUSED,
     /** At or after {@code endsAt}. */
     ENDED

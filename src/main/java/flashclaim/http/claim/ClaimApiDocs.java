@@ -34,7 +34,7 @@ final class ClaimApiDocs {
           schema = @Schema(type = "string"))})
   @ApiResponse(responseCode = "201", description = "Claimed: a new coupon",
       content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = ClaimAnswers.ClaimView.class)))
-  @ApiResponse(responseCode = "200", description = "Already held: the coupon the caller holds",
+  @ApiResponse(responseCode = "200", description = "Already held: the newest coupon of a caller who holds perUserLimit, also while the campaign is paused or has ended",
       content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = ClaimAnswers.ClaimView.class)))
   @ApiResponse(responseCode = "400", ref = ProblemDocs.RESPONSES + "BadPost")
   @ApiResponse(responseCode = "401", ref = ProblemDocs.RESPONSES + "UnauthorizedClaim")

@@ -37,7 +37,9 @@ import reactor.core.publisher.Mono;
  *       monitor} mode counts and goes on, {@code off} skips the step.
  *   <li><b>Ids</b>: a campaign id or user id that breaks its rules is answered 400.
  *   <li><b>Answers without the store</b> ({@link ClaimService#decideWithoutStore}): a campaign
- *       that is not open (403) and a pool proven empty for a user who holds nothing (410). They take
+ *       that is not open (403) for a user who cannot hold its limit (a paused or ended campaign's
+ *       holders are admitted, to get their coupon back), and a pool proven empty for a user who
+ *       does not hold the limit (410). They take
  *       no admission slot and no store thread, so a sold-out storm is served at the rate of the
  *       event loops while claims that need the store keep their slots.
  *   <li><b>Fair admission</b> ({@link ClaimAdmission}): a slot of the adaptive limit, waited for in

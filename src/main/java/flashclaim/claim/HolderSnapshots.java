@@ -1,0 +1,164 @@
+package flashclaim.claim;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import flashclaim.campaign.Campaign;
+import flashclaim.campaign.CampaignId;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.stream.LongStream;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Snapshots of who holds coupons of a campaign, each tied to a basis (the fact that keeps it
+ * exact, an object compared by {@code equals}), read in the background once per basis; the
+ * mechanism of {@link SoldOutHolders} and {@link ClosedHolders}, which say what the basis is and
+ * why a snapshot under it stays exact.
+ *
+ * <p>A snapshot keeps 64 bits of the user key of each claim record, sorted (so a user with several
+ * records appears several times): 8 bytes per record, at most {@code maxHolders} in all campaigns
+ * together (Caffeine, weighed by records); a campaign with more records than that has no snapshot,
+ * and its users may hold anything. Records are never removed, so a snapshot read after a moment
+ * holds every record of that moment, and a count it shows is never below the count at that moment.
+ */
+final class HolderSnapshots {
+  private static final Logger LOG = LoggerFactory.getLogger(HolderSnapshots.class);
+
+  private final String what;
+  private final ClaimStore store;
+  private final int maxHolders;
+  private final int pageSize;
+  private final Executor loader;
+  private final Cache<CampaignId, Snapshot> snapshots;
+  private final LongAdder loads = new LongAdder();
+
+  /**
+   * @param what the snapshots' purpose, for the log
+   * @param loader runs the reads (blocking store calls; at most one in flight per campaign)
+   */
+  HolderSnapshots(String what, ClaimStore store, int maxHolders, int pageSize, Executor loader) {
+    this.what = what;
+    this.store = store;
+    this.maxHolders = maxHolders;
+    this.pageSize = pageSize;
+    this.loader = loader;
+    this.snapshots =
+        Caffeine.newBuilder()
+            .maximumWeight(Math.max(1, maxHolders))
+            .weigher((CampaignId id, Snapshot snapshot) -> snapshot.weight())
+            .build();
+  }
+
+  /**
+   * Whether the user may hold {@code perUserLimit} coupons of the campaign under {@code basis}:
+   * false only when this instance's snapshot under that basis is loaded and shows fewer records of
+   * the user. When there is no snapshot for the basis, plans one read of the holders, {@code delay}
+   * from now, and answers true.
+   */
+  boolean mayHoldLimit(Campaign campaign, UserId user, Object basis, Duration delay) {
+    Snapshot snapshot = snapshots.getIfPresent(campaign.id());
+    if (snapshot == null || !snapshot.basis.equals(basis)) {
+      load(campaign, basis, snapshot, delay);
+      return true;
+    }
+    return snapshot.mayHold(keyBits(user.key()), campaign.perUserLimit());
+  }
+
+  /** Snapshots read and put in use (each one read of all the campaign's claim records). */
+  long loads() {
+    return loads.sum();
+  }
+
+  private void load(Campaign campaign, Object basis, Snapshot replaced, Duration delay) {
+    Snapshot loading = new Snapshot(basis, null);
+    boolean mine =
+        replaced == null
+            ? snapshots.asMap().putIfAbsent(campaign.id(), loading) == null
+            : snapshots.asMap().replace(campaign.id(), replaced, loading);
+    if (!mine) {
+      return; // another claim planned it
+    }
+    Executor when =
+        delay.isZero()
+            ? loader
+            : CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS, loader);
+    try {
+      when.execute(() -> read(campaign, loading));
+    } catch (RuntimeException e) {
+      snapshots.asMap().remove(campaign.id(), loading); // refused when shutting down
+    }
+  }
+
+  private void read(Campaign campaign, Snapshot loading) {
+    if (snapshots.asMap().get(campaign.id()) != loading) {
+      return; // replaced or dropped while it waited
+    }
+    LongStream.Builder keys = LongStream.builder();
+    try {
+      boolean complete =
+          store.forEachHolder(campaign, pageSize, maxHolders, userKey -> keys.add(keyBits(userKey)));
+      Snapshot read = new Snapshot(loading.basis, complete ? keys.build().sorted().toArray() : null);
+      snapshots.asMap().replace(campaign.id(), loading, read);
+      loads.increment(); // once in use
+    } catch (RuntimeException e) {
+      LOG.warn(
+          "reading the holders of campaign {} ({}) failed; its claims read holdings: {}",
+          campaign.id().value(),
+          what,
+          e.toString());
+      snapshots.asMap().remove(campaign.id(), loading); // the next claim plans it again
+    }
+  }
+
+  /**
+   * Whether {@code key} occurs at least {@code limit} times in {@code sorted}; looks at no more than
+   * {@code limit} of its occurrences.
+   */
+  static boolean holdsAtLeast(long[] sorted, long key, int limit) {
+    int at = Arrays.binarySearch(sorted, key);
+    if (at < 0) {
+      return false;
+    }
+    int first = at;
+    int last = at;
+    while (last - first + 1 < limit && first > 0 && sorted[first - 1] == key) {
+      first--;
+    }
+    while (last - first + 1 < limit && last + 1 < sorted.length && sorted[last + 1] == key) {
+      last++;
+    }
+    return last - first + 1 >= limit;
+  }
+
+  /** The first 64 bits of a user key (64 hex characters of SHA-256). */
+  static long keyBits(String userKey) {
+    return Long.parseUnsignedLong(userKey, 0, 16, 16);
+  }
+
+  /**
+   * The records under one basis, their keys sorted: null keys while loading, or when there were
+   * too many. Compared by identity, so that a load replaces only its own placeholder.
+   */
+  private static final class Snapshot {
+    private final Object basis;
+    private final long[] keys;
+
+    Snapshot(Object basis, long[] keys) {
+      this.basis = basis;
+      this.keys = keys;
+    }
+
+    boolean mayHold(long key, int limit) {
+      return keys == null || holdsAtLeast(keys, key, limit);
+    }
+
+    int weight() {
+      return keys == null ? 1 : keys.length + 1;
+    }
+  }
+}
