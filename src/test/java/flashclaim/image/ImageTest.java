@@ -245,7 +245,7 @@ class ImageTest {
         loaded.size(), fromArchive, fromRuntime);
   }
 
-  /** The feature version of a Java runtime's {@code release} file ({@code JAVA_VERSION="25.0.3"}). */
+  /** The feature version of a runtime's {@code release} file ({@code JAVA_VERSION="25.0.3"}). */
   private static int javaFeature(Path release) throws IOException {
     for (String line : Files.readAllLines(release, StandardCharsets.UTF_8)) {
       if (line.startsWith("JAVA_VERSION=")) {
