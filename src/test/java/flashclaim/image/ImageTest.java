@@ -1,6 +1,7 @@
 package flashclaim.image;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import flashclaim.testing.Api;
 import flashclaim.testing.TestEmulator;
@@ -31,33 +32,40 @@ import org.junit.jupiter.api.Test;
  * bin/image-runtime} in {@code target/image-rootfs}, rebuilt only when its stamp changes), then
  * the tar's layers unpacked in the order of its manifest and its entrypoint started with its
  * environment, on the test run's Firestore emulator, until {@code /health/readiness} answers 200.
+ * Twice: on the test's JDK (Java 17: an AppCDS archive), and on a Java 25 runtime ({@code
+ * -Dimage.java.home}: an AOT cache) where this machine has a JDK 25 ({@code JAVA25_HOME}, or
+ * {@code /usr/lib/jvm/temurin-25*}, {@code /usr/lib/jvm/*-25-*}); without one that test is
+ * skipped.
  *
  * <p>Where the test may make a mount namespace (root with CAP_SYS_ADMIN, as CI runs), the
  * entrypoint runs as a container runtime would run it: the unpacked layers as the root directory,
  * {@code /proc} of a new PID namespace, the image's user and working directory; so the shared
- * libraries of the image are the only ones. There it also runs with {@code -Xshare:on}, which
- * stops the JVM when it cannot map the image's class data sharing archive (made by {@code
- * bin/image-archive} in the build), and its class loading logged: most classes loaded by ready,
- * those of the warm-up's claims among them, must come from that archive. Elsewhere the entrypoint runs on this machine with
- * {@code /app} and {@code /opt/java} taken from the unpacked layers: the jlinked runtime, the
- * classpath and the classes are the image's, the C libraries this machine's, and the archive,
- * made for the image's paths, is not checked. The output says which.
+ * libraries of the image are the only ones. There it also runs with {@code -Xshare:on} (AppCDS)
+ * or {@code -XX:AOTMode=on} (AOT cache), which stops the JVM when it cannot use the image's
+ * archive (made by {@code bin/image-archive} in the build), and its class loading logged: most
+ * classes loaded by ready, those of the warm-up's claims among them, must come from that archive.
+ * Elsewhere the entrypoint runs on this machine with {@code /app} and {@code /opt/java} taken from
+ * the unpacked layers: the jlinked runtime, the classpath and the classes are the image's, the C
+ * libraries this machine's, and the archive, made for the image's paths, is not checked. The
+ * output says which.
  *
  * <p>Tagged {@code image}: the image profile leaves it out, as that build makes the image itself.
  */
 @Tag("image")
 class ImageTest {
   private static final Path BASE = Path.of("").toAbsolutePath();
-  private static final Path TAR = BASE.resolve("target/flashclaim-image.tar");
-  private static final Path WORK = BASE.resolve("target/image-test");
   private static final Duration BUILD_TIMEOUT = Duration.ofMinutes(15);
   private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
   /** Where the isolated entrypoint logs its class loading (its /tmp: in the unpacked layers). */
   private static final String CLASS_LOAD_LOG = "/tmp/class-load.log";
-  /** What {@code -Xlog:class+load} says of a class of the service's archive (on the runtime's). */
-  private static final String FROM_TOP_ARCHIVE = "source: shared objects file (top)";
-  /** What it says of a class of the runtime's own archive ({@code lib/server/classes.jsa}). */
-  private static final String FROM_RUNTIME_ARCHIVE = "source: shared objects file";
+  /**
+   * What {@code -Xlog:class+load} says of a class of the runtime's own archive ({@code
+   * lib/server/classes.jsa}), and of one of an AOT cache (one file: the runtime's classes and the
+   * service's).
+   */
+  private static final String FROM_STATIC_ARCHIVE = "source: shared objects file";
+  /** What it says of a class of the service's AppCDS archive (on top of the runtime's). */
+  private static final String FROM_TOP_ARCHIVE = FROM_STATIC_ARCHIVE + " (top)";
   /**
    * Classes of the warm-up's claims, first loaded by its claim requests (neither at start-up nor
    * by the HTTP server), which the archive must hold: the training start ran the warm-up.
@@ -68,22 +76,85 @@ class ImageTest {
           "flashclaim.claim.ClaimStore$Attempt",
           "com.google.cloud.firestore.ServerSideTransaction");
 
+  /**
+   * The archive an image carries, by the version of its runtime: the entrypoint's {@code option}
+   * that names it, the option that stops the JVM when it cannot use it ({@code required}), and how
+   * {@code -Xlog:class+load} ends the line of a class loaded from it ({@code source}).
+   */
+  private record Archive(String option, String required, String source) {
+    /** Java 17 to 24: the service's AppCDS archive on top of the runtime's. */
+    static final Archive APP_CDS =
+        new Archive(
+            "-XX:SharedArchiveFile=/opt/java/lib/server/classes.jsa:/app/flashclaim.jsa",
+            "-Xshare:on",
+            FROM_TOP_ARCHIVE);
+    /** Java 25 and later: an AOT cache, the runtime's classes and the service's. */
+    static final Archive AOT_CACHE =
+        new Archive("-XX:AOTCache=/app/flashclaim.aot", "-XX:AOTMode=on", FROM_STATIC_ARCHIVE);
+
+    static Archive of(int javaFeature) {
+      return javaFeature >= 25 ? AOT_CACHE : APP_CDS;
+    }
+  }
+
   @Test
   void theImageBuildsAndItsEntrypointAnswersReadiness() throws Exception {
-    recreate(WORK);
+    Path javaHome = Path.of(System.getProperty("java.home"));
+    buildAndStart(
+        BASE.resolve("target/flashclaim-image.tar"),
+        BASE.resolve("target/image-test"),
+        javaHome,
+        List.of());
+  }
+
+  /**
+   * The image on a Java 25 runtime ({@code -Dimage.java.home}), its own runtime directory and tar
+   * beside the other's: its entrypoint names the AOT cache, which it uses.
+   */
+  @Test
+  void onAJava25RuntimeTheImageCarriesAnAotCacheThatItsEntrypointUses() throws Exception {
+    Path java25 = java25Home();
+    assumeTrue(java25 != null, "no JDK 25 on this machine (JAVA25_HOME, /usr/lib/jvm/*-25*)");
+    Path tar = BASE.resolve("target/flashclaim-image-java25.tar");
+    buildAndStart(
+        tar,
+        BASE.resolve("target/image-test-java25"),
+        java25,
+        List.of(
+            "-Dimage.java.home=" + java25,
+            "-Dimage.rootfs=" + BASE.resolve("target/image-rootfs-java25"),
+            "-Dimage.tar=" + tar));
+  }
+
+  /**
+   * Builds the image of {@code tar} with the runtime of {@code javaHome} ({@code properties}
+   * given to the build), unpacks it into {@code work} and starts its entrypoint until ready.
+   */
+  private static void buildAndStart(Path tar, Path work, Path javaHome, List<String> properties)
+      throws Exception {
+    recreate(work);
     long start = System.nanoTime();
-    build();
+    build(tar, work, properties);
     long built = System.nanoTime();
 
-    Path rootfs = unpack();
-    Map<String, Object> config = imageConfig();
+    Path rootfs = unpack(tar, work);
+    Map<String, Object> config = imageConfig(work);
     long unpacked = System.nanoTime();
+    int java = javaFeature(rootfs.resolve("opt/java/release"));
+    assertThat(java)
+        .as("the image's runtime: the Java of %s", javaHome)
+        .isEqualTo(javaFeature(javaHome.resolve("release")));
+    Archive archive = Archive.of(java);
+    assertThat(list(config, "Entrypoint").stream().map(Object::toString).toList())
+        .as("the entrypoint of an image on Java %d", java)
+        .contains(archive.option());
 
     String emulator = TestEmulator.host();
     int port = freePort();
     boolean contained = canIsolate();
-    List<String> command = contained ? contained(rootfs, config) : onThisMachine(rootfs, config);
-    Path output = WORK.resolve("service.log");
+    List<String> command =
+        contained ? contained(rootfs, config) : onThisMachine(rootfs, config, work);
+    Path output = work.resolve("service.log");
     ProcessBuilder builder =
         new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile());
     if (!contained) {
@@ -103,7 +174,8 @@ class ImageTest {
     environment.put("MICRONAUT_SERVER_PORT", Integer.toString(port));
     if (contained) {
       environment.put(
-          "JDK_JAVA_OPTIONS", "-Xshare:on -Xlog:class+load=info:file=" + CLASS_LOAD_LOG);
+          "JDK_JAVA_OPTIONS",
+          archive.required() + " -Xlog:class+load=info:file=" + CLASS_LOAD_LOG);
     }
 
     Process process = builder.start();
@@ -115,11 +187,12 @@ class ImageTest {
           .as("/health/readiness of the image's entrypoint (%s); output:%n%s",
               contained ? "isolated" : "on this machine", Files.readString(output))
           .isEqualTo(200);
-      String sharing = contained ? checkArchive(rootfs, output) : "archive not checked";
+      String sharing =
+          contained ? checkArchive(rootfs, output, archive) : "archive not checked";
       System.out.printf(
           "image: %s, %d bytes; build %.1f s, unpack %.1f s, entrypoint ready %.1f s (%s; %s)%n",
-          BASE.relativize(TAR),
-          Files.size(TAR),
+          BASE.relativize(tar),
+          Files.size(tar),
           seconds(built - start),
           seconds(unpacked - built),
           seconds(ready - unpacked),
@@ -142,11 +215,13 @@ class ImageTest {
   /**
    * What the isolated entrypoint loaded by ready: most of it from the service's archive (the
    * training start loaded some classes that a later start does not, and the other way round), the
-   * classes of the warm-up's claims among it.
+   * classes of the warm-up's claims among it. (The runtime's own archive alone holds about a tenth
+   * of them, and none of the service's.)
    */
-  private static String checkArchive(Path rootfs, Path output) throws IOException {
+  private static String checkArchive(Path rootfs, Path output, Archive archive)
+      throws IOException {
     List<String> loaded = Files.readAllLines(rootfs.resolve(relative(CLASS_LOAD_LOG)));
-    long fromArchive = loaded.stream().filter(line -> line.contains(FROM_TOP_ARCHIVE)).count();
+    long fromArchive = loaded.stream().filter(line -> line.endsWith(archive.source())).count();
     assertThat(fromArchive)
         .as("classes loaded from the image's archive, of %d; output:%n%s",
             loaded.size(), Files.readString(output))
@@ -157,23 +232,59 @@ class ImageTest {
               .filter(line -> line.contains(" " + name + " "))
               .findFirst()
               .orElse(name + " not loaded");
-      assertThat(load).as("how %s was loaded", name).endsWith(FROM_TOP_ARCHIVE);
+      assertThat(load).as("how %s was loaded", name).endsWith(archive.source());
     }
-    long fromRuntime = loaded.stream().filter(line -> line.endsWith(FROM_RUNTIME_ARCHIVE)).count();
+    if (archive.equals(Archive.AOT_CACHE)) {
+      return String.format(
+          "of %d classes loaded by ready, %d from the image's AOT cache",
+          loaded.size(), fromArchive);
+    }
+    long fromRuntime = loaded.stream().filter(line -> line.endsWith(FROM_STATIC_ARCHIVE)).count();
     return String.format(
         "of %d classes loaded by ready, %d from the image's archive and %d from the runtime's",
         loaded.size(), fromArchive, fromRuntime);
+  }
+
+  /** The feature version of a runtime's {@code release} file ({@code JAVA_VERSION="25.0.3"}). */
+  private static int javaFeature(Path release) throws IOException {
+    for (String line : Files.readAllLines(release, StandardCharsets.UTF_8)) {
+      if (line.startsWith("JAVA_VERSION=")) {
+        return Runtime.Version.parse(line.substring(13).replace("\"", "")).feature();
+      }
+    }
+    throw new AssertionError("no JAVA_VERSION in " + release);
+  }
+
+  /** A JDK 25 of this machine, as bin/start-time finds one; null when there is none. */
+  private static Path java25Home() throws IOException {
+    String given = System.getenv("JAVA25_HOME");
+    if (given != null && !given.isBlank()) {
+      return Path.of(given);
+    }
+    Path jvms = Path.of("/usr/lib/jvm");
+    if (!Files.isDirectory(jvms)) {
+      return null;
+    }
+    try (Stream<Path> homes = Files.list(jvms)) {
+      return homes
+          .filter(home -> home.getFileName().toString().matches("temurin-25.*|.*-25-.*"))
+          .filter(home -> Files.isExecutable(home.resolve("bin/jlink")))
+          .sorted()
+          .findFirst()
+          .orElse(null);
+    }
   }
 
   /**
    * The image build of docs/operations.md, with the test's own JDK, its archive trained on the
    * test's emulator (rather than one of its own).
    */
-  private static void build() throws Exception {
-    Path log = WORK.resolve("build.log");
+  private static void build(Path tar, Path work, List<String> properties) throws Exception {
+    Path log = work.resolve("build.log");
     List<String> command =
         new ArrayList<>(
             List.of(BASE.resolve("mvnw").toString(), "-B", "-Pimage", "-Dmaven.test.skip=true"));
+    command.addAll(properties);
     // The outer build's local repository, when given on its command line (surefire passes it on).
     String repository = System.getProperty("maven.repo.local");
     if (repository != null) {
@@ -191,7 +302,7 @@ class ImageTest {
     builder
         .environment()
         .merge("MAVEN_OPTS", "-XX:TieredStopAtLevel=1", (given, c1) -> given + " " + c1);
-    Files.deleteIfExists(TAR);
+    Files.deleteIfExists(tar);
     Process process = builder.start();
     if (!process.waitFor(BUILD_TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
       process.descendants().forEach(ProcessHandle::destroyForcibly);
@@ -201,16 +312,16 @@ class ImageTest {
     assertThat(process.exitValue())
         .as("exit code of the image build; its output:%n%s", tail(log, 60))
         .isZero();
-    assertThat(TAR).as("the image tar").isRegularFile();
+    assertThat(tar).as("the image tar").isRegularFile();
   }
 
   /** The tar's layers, one over the other in the order of its manifest. */
-  private static Path unpack() throws Exception {
-    Path archive = WORK.resolve("archive");
-    Path rootfs = WORK.resolve("rootfs");
+  private static Path unpack(Path tar, Path work) throws Exception {
+    Path archive = work.resolve("archive");
+    Path rootfs = work.resolve("rootfs");
     Files.createDirectories(archive);
     Files.createDirectories(rootfs);
-    untar(TAR, archive, "-xf");
+    untar(tar, archive, "-xf", work);
     List<Map<String, Object>> manifest =
         ObjectMapper.getDefault()
             .readValue(
@@ -218,14 +329,14 @@ class ImageTest {
                 Argument.listOf(Argument.mapOf(String.class, Object.class)));
     assertThat(manifest).hasSize(1);
     for (Object layer : list(manifest.get(0), "Layers")) {
-      untar(archive.resolve(layer.toString()), rootfs, "-xzf");
+      untar(archive.resolve(layer.toString()), rootfs, "-xzf", work);
     }
     return rootfs;
   }
 
   /** The {@code config} of the image's configuration file: Entrypoint, Env, User, WorkingDir. */
-  private static Map<String, Object> imageConfig() throws IOException {
-    Path archive = WORK.resolve("archive");
+  private static Map<String, Object> imageConfig(Path work) throws IOException {
+    Path archive = work.resolve("archive");
     List<Map<String, Object>> manifest =
         ObjectMapper.getDefault()
             .readValue(
@@ -277,7 +388,7 @@ class ImageTest {
    * The entrypoint on this machine: its paths into the image ({@code /opt/java/bin/java}, the
    * classpath file and the classpath in it) point into the unpacked layers.
    */
-  private static List<String> onThisMachine(Path rootfs, Map<String, Object> config)
+  private static List<String> onThisMachine(Path rootfs, Map<String, Object> config, Path work)
       throws IOException {
     List<String> command = new ArrayList<>();
     for (Object value : list(config, "Entrypoint")) {
@@ -288,7 +399,7 @@ class ImageTest {
             Arrays.stream(classpath.split(":"))
                 .map(e -> e.startsWith("/") ? rootfs.resolve(relative(e)).toString() : e)
                 .collect(Collectors.joining(":"));
-        Path file = WORK.resolve("classpath-file");
+        Path file = work.resolve("classpath-file");
         Files.writeString(file, moved, StandardCharsets.UTF_8);
         command.add("@" + file);
       } else if (arg.startsWith("/")) {
@@ -340,8 +451,8 @@ class ImageTest {
     return status;
   }
 
-  private static void untar(Path file, Path into, String mode) throws Exception {
-    Path log = WORK.resolve("tar.log");
+  private static void untar(Path file, Path into, String mode, Path work) throws Exception {
+    Path log = work.resolve("tar.log");
     Process process =
         new ProcessBuilder("tar", mode, file.toString(), "-C", into.toString())
             .redirectErrorStream(true)
