@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code bin/image-run} starts an image tar's entrypoint as a container runtime does: in the
  * image's own root, as its user, in its working directory, as PID 1 of a namespace of its own,
- * with the image's environment, the variables given with {@code -e} and {@code IMAGE_JAVA_OPTS}
+ * with the image's environment, the variables given with {@code -e} (by name, with a value, or by
+ * prefix) and {@code IMAGE_JAVA_OPTS}
  * (through JDK_JAVA_OPTIONS), and nothing else of the caller's; SIGTERM sent to the script alone
  * stops the JVM (its shutdown hooks run) and leaves no process behind. The image here is a
  * runtime of {@code bin/image-runtime} (java.base only, so that jlink is quick) and a class that
@@ -42,6 +43,7 @@ class ImageRunScriptTest {
           "    System.out.println(\"given=\" + System.getenv(\"GIVEN\"));",
           "    System.out.println(\"named=\" + System.getenv(\"NAMED\"));",
           "    System.out.println(\"host=\" + System.getenv(\"HOST_ONLY\"));",
+          "    System.out.println(\"prefixed=\" + System.getenv(\"PREFIXED_ONE\"));",
           "    System.out.println(\"flag=\" + System.getProperty(\"probe.flag\"));",
           "    System.out.println(\"inImage=\" + Files.exists(Path.of(\"/app/Probe.class\")));",
           "    System.out.println(\"ready\");",
@@ -82,13 +84,16 @@ class ImageRunScriptTest {
                 "-e",
                 "GIVEN=by -e",
                 "-e",
-                "NAMED")
+                "NAMED",
+                "-e",
+                "PREFIXED_*")
             .redirectErrorStream(true)
             .redirectOutput(log.toFile());
     builder.environment().put("IMAGE_RUN_CACHE", dir.resolve("cache").toString());
     builder.environment().put("IMAGE_JAVA_OPTS", "-Dprobe.flag=on");
     builder.environment().put("NAMED", "from the caller");
     builder.environment().put("HOST_ONLY", "not passed");
+    builder.environment().put("PREFIXED_ONE", "by prefix");
     Process process = builder.start();
     try {
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
@@ -108,6 +113,7 @@ class ImageRunScriptTest {
               "given=by -e\n",
               "named=from the caller\n",
               "host=null\n",
+              "prefixed=by prefix\n",
               "flag=on\n",
               "inImage=true\n");
 
