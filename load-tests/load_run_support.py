@@ -1032,10 +1032,19 @@ def describe_hammer(run, outcome, answers, out):
         out(f"    {label}: {fifo_text}; attempts {describe_spread(spread_of([a[1] for a in mine]))}, 503s {unavailable}, 429s {too_soon}")
 
 
+def tree_ticks(pid):
+    """utime + stime of a process and all its descendants, in clock ticks; and their PIDs."""
+    processes = all_processes()
+    pids = descendants(pid, children_of(processes)) if pid in processes else []
+    return sum(processes[p][1] for p in pids), pids
+
+
 def watch_added_instance(run_dir, pid, log_path, started_file, urls_file, warm_pid, warm_url, window_s):
     """--add-instance-at: waits for the added instance's port (its log) and readiness, then adds its
     URL to the client's file of base URLs, and reads the CPU time of it and of a warm instance over
-    its first window_s seconds after ready; all in added-instance.json."""
+    its first window_s seconds after ready; all in added-instance.json. The CPU time is that of each
+    one's process tree: an instance started from the image is a JVM two processes below pid
+    (bin/image-run, unshare, then the JVM in a PID namespace of its own)."""
     url = None
     while url is None:
         try:
@@ -1061,9 +1070,9 @@ def watch_added_instance(run_dir, pid, log_path, started_file, urls_file, warm_p
     ready_ms = int(time.time() * 1000)
     with open(urls_file, "a") as f:
         f.write(url + "\n")
-    ticks = cpu_ticks(pid), cpu_ticks(warm_pid)
+    (added, pids), (warm, _) = tree_ticks(pid), tree_ticks(warm_pid)
     time.sleep(window_s)
-    ticks_after = cpu_ticks(pid), cpu_ticks(warm_pid)
+    (added_after, pids_after), (warm_after, _) = tree_ticks(pid), tree_ticks(warm_pid)
     try:
         with open(started_file) as f:
             started_ms = int(f.read().strip())
@@ -1071,7 +1080,8 @@ def watch_added_instance(run_dir, pid, log_path, started_file, urls_file, warm_p
         started_ms = None
     result = {"url": url, "warmUrl": warm_url, "startedEpochMs": started_ms, "readyEpochMs": ready_ms,
               "windowSeconds": window_s,
-              "cpuSeconds": (ticks_after[0] - ticks[0]) / TICKS, "warmCpuSeconds": (ticks_after[1] - ticks[1]) / TICKS}
+              "cpuSeconds": (added_after - added) / TICKS, "warmCpuSeconds": (warm_after - warm) / TICKS,
+              "sampledProcesses": [command_line(p) for p in pids_after if p in pids]}
     with open(os.path.join(run_dir, "added-instance.json"), "w") as f:
         json.dump(result, f)
     return 0
@@ -1089,6 +1099,9 @@ def describe_added_instance(run_dir, out):
     started = added.get("startedEpochMs")
     out(f"  added instance {added['url']}: process start to ready "
         f"{(begin - started) / 1000:.2f} s" if started else f"  added instance {added['url']}")
+    run = load_json(os.path.join(run_dir, "run.json"), {})
+    if run.get("addedFrom"):
+        out(f"    started from {run['addedFrom']}; its JVM: {run.get('addedJvm', '?')}")
     for name, url, cpu in (("added", added["url"], added["cpuSeconds"]), ("warm", added["warmUrl"], added["warmCpuSeconds"])):
         window = [r for r in rows if r[5] == url and begin <= r[0] < end]
         times = sorted(r[1] for r in window)
