@@ -8,7 +8,7 @@ import java.time.Instant;
  * When a request reached this instance, stamped by the first filter of the API, in two readings:
  * its place in the order of arrival ({@link #seen}: when that filter saw it, or when a trusted
  * front end received it; a new user's first arrival), and when it most likely came ({@link #of}:
- * that moment less how far behind the event loop that read it was, or the front end's time),
+ * the moment the filter saw it less how far behind the event loop that read it was),
  * which every step whose deadline counts from the request's arrival reads, so that time spent
  * unread, or waiting for a slot or a thread, is part of it (G6).
  */

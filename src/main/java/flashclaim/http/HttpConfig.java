@@ -22,12 +22,12 @@ import java.time.Duration;
  * @param frontEndArrivalHeader the header in which a trusted front end (load balancer, reverse
  *     proxy) tells when it received each request, e.g. {@code X-Request-Start} (nginx: {@code
  *     proxy_set_header X-Request-Start t=$msec}; HAProxy: {@code http-request set-header
- *     X-Request-Start t=%[date(0,ms)]}); empty: off. When set, a request's arrival (its deadline,
- *     and a new user's place in line) is that moment, so that the time it waited in the front end
- *     and unread in this instance's sockets counts, and requests keep the order in which the front
- *     end received them. Set it only if the front end sets the header on every request and
- *     replaces any value a client sent: a client that can set it gains up to {@code
- *     front-end-arrival-max-age} of place
+ *     X-Request-Start t=%[date(0,ms)]}); empty: off. When set, a request's place in the order of
+ *     arrival (a new user's place in line, and the turn they are told) is that moment, so that
+ *     requests keep the order in which the front end received them however long each waited on its
+ *     way (its deadline still counts from when this instance read it). Set it only if the front end
+ *     sets the header on every request and replaces any value a client sent: a client that can set
+ *     it gains up to {@code front-end-arrival-max-age} of place
  * @param frontEndArrivalMaxAge a front end's time of arrival older than this (when the first
  *     filter runs) is ignored
  */

@@ -18,7 +18,6 @@ import io.micronaut.http.filter.ConditionalFilter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -140,20 +139,14 @@ public final class LoadShedFilter implements Ordered, ConditionalFilter {
   }
 
   /**
-   * Notes when the request arrived: now, or, with a trusted front end's time of arrival ({@link
-   * FrontEndArrival}), that time, which is both its place in the order of arrival and where its
-   * deadline counts from (never later than now less how far behind this event loop is).
+   * Notes when the request arrived: now less how far behind this event loop is, which its deadline
+   * counts from; and its place in the order of arrival: now, or a trusted front end's time of
+   * arrival ({@link FrontEndArrival}), so that requests keep the order the front end received them
+   * in however long each waited on its way here.
    */
   private void stamp(HttpRequest<?> request) {
     Instant now = clock.instant();
-    Instant came = now.minus(behind());
-    Optional<Instant> received = frontEnd.of(request, now);
-    if (received.isPresent()) {
-      Instant at = received.get();
-      Arrival.stamp(request, at, at.isBefore(came) ? at : came);
-    } else {
-      Arrival.stamp(request, now, came);
-    }
+    Arrival.stamp(request, frontEnd.of(request, now).orElse(now), now.minus(behind()));
   }
 
   /** The front end's times of arrival read, and how long those requests waited before this. */

@@ -31,9 +31,9 @@ import org.junit.jupiter.api.Test;
  * Behind a front end that stamps every request ({@code flashclaim.http.front-end-arrival-header}),
  * two instances of one claim slot each order claims by the front end's time, not by when they read
  * them: users whose requests the front end received earlier are served first although they were
- * read last; a claim that waited in front of the instance past its deadline is refused at once,
- * and its ticket keeps the front end's time on the other instance; requests without the header, or
- * with one that is no time, count as arriving when read.
+ * read last; a user refused by a full instance keeps the front end's time in their ticket on the
+ * other instance; requests without the header, with one that is no time, or with one older than
+ * its maximum age count as arriving when read.
  */
 class FrontEndOrderTest {
   private static final String HEADER = "X-Request-Start";
@@ -43,8 +43,8 @@ class FrontEndOrderTest {
   void claimsAreServedInTheOrderTheFrontEndReceivedThem() throws Exception {
     store.reset();
     ExecutorService clients = Executors.newFixedThreadPool(16);
-    try (ServiceInstance a = start();
-        ServiceInstance b = start()) {
+    try (ServiceInstance a = start(0);
+        ServiceInstance b = start(10)) {
       FairAdmission admissionB = b.context().getBean(FairAdmission.class);
       Api.createCampaign(a.url(), "fe", 1, 20);
       Api.createCampaign(a.url(), "fe-hold", 1, 5);
@@ -52,7 +52,11 @@ class FrontEndOrderTest {
       Instant now = Instant.now();
 
       // received 25 s ago, past its deadline of 20 s: refused at once, with a ticket
-      Api.Response stale = claim(a.url(), "stale", now.minusSeconds(25).toEpochMilli() + "");
+      // instance A, its slot held and no room to wait, refuses a user received 12 s ago
+      Future<Api.Response> holderA =
+          clients.submit(() -> Claimer.claim(a.url(), "fe-hold", Tokens.user("fe-holder-a"), null));
+      awaitValue(a.context().getBean(FairAdmission.class)::inFlight, 1);
+      Api.Response stale = claim(a.url(), "stale", "t=" + now.minusSeconds(12).toEpochMilli());
       assertThat(stale.status()).as(stale.body()).isEqualTo(503);
       assertThat(stale.json().get("type")).isEqualTo("urn:flashclaim:problem:overloaded");
       String ticket = stale.header(Claimer.TICKET);
@@ -70,6 +74,7 @@ class FrontEndOrderTest {
       stamps.put("late-3", "t=" + now.minusSeconds(8).toEpochMilli() * 1000); // microseconds
       stamps.put("unstamped", null);
       stamps.put("garbage", "t=soon");
+      stamps.put("too-old", "t=" + now.minusSeconds(31).toEpochMilli());
       stamps.put("early", "t=" + now.minusSeconds(11).toEpochMilli());
       stamps.put("stale", null); // the retry, with its ticket
       for (Map.Entry<String, String> user : stamps.entrySet()) {
@@ -86,6 +91,7 @@ class FrontEndOrderTest {
 
       HeldClaims.release("fe-hold");
       assertThat(holder.get(60, TimeUnit.SECONDS).status()).isEqualTo(201);
+      assertThat(holderA.get(60, TimeUnit.SECONDS).status()).isEqualTo(201);
       Map<String, String> userOfCode = new HashMap<>();
       for (Map.Entry<String, Future<Api.Response>> e : waiting.entrySet()) {
         Api.Response answer = e.getValue().get(60, TimeUnit.SECONDS);
@@ -95,8 +101,9 @@ class FrontEndOrderTest {
       List<String> served = new ArrayList<>();
       HeldClaims.served("fe").forEach(code -> served.add(userOfCode.get(code)));
       assertThat(served)
-          .containsExactly("stale", "early", "late-1", "late-2", "late-3", "unstamped", "garbage");
-      assertThat(store.claims("fe")).hasSize(7);
+          .containsExactly(
+              "stale", "early", "late-1", "late-2", "late-3", "unstamped", "garbage", "too-old");
+      assertThat(store.claims("fe")).hasSize(8);
       assertThat(admissionB.queued()).isZero();
     } finally {
       HeldClaims.release("fe-hold");
@@ -104,15 +111,15 @@ class FrontEndOrderTest {
     }
   }
 
-  /** Instances behind one front end: one claim slot, room to wait, 20 s deadlines and waits. */
-  private static ServiceInstance start() {
+  /** An instance behind the front end: one claim slot, room for {@code maxQueued} to wait. */
+  private static ServiceInstance start(int maxQueued) {
     return ServiceInstance.start(
         Map.of(
             HeldClaims.PROPERTY, "true",
             "flashclaim.http.front-end-arrival-header", HEADER,
             "flashclaim.admission.limit", "fixed",
             "flashclaim.admission.initial-limit", 1,
-            "flashclaim.admission.max-queued", 10,
+            "flashclaim.admission.max-queued", maxQueued,
             "flashclaim.admission.max-wait", "20s",
             "flashclaim.claim.deadline", "20s",
             "flashclaim.firestore.call-timeout", "15s"));
