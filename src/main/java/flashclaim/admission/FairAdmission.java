@@ -249,12 +249,6 @@ public final class FairAdmission {
           }
         }
       }
-      if (!waitUntil.isAfter(now)) {
-        // it waited out its wait before it got here (unread, or in a front end's queue): a slot
-        // that is free now could not answer it within its deadline
-        return CompletableFuture.completedFuture(
-            refusal(Reason.DEADLINE, queue.size(), now));
-      }
       waiter = new Waiter(arrival, sequence++, now);
       queue.add(waiter);
       admitWhileFree(effects);
