@@ -48,7 +48,8 @@ import java.util.Random;
  * own, the store's answer taken as instant), fleetMs (1000: the interval of those rounds; an
  * entry is stale after three), frontEnd (false: true: every attempt is stamped when it is sent, as by
  * a front end's {@code X-Request-Start} ({@code flashclaim.http.front-end-arrival-header}) before
- * the wait of delayMs: a new user's first arrival and every attempt's wait count from there).
+ * the wait of delayMs: a new user's first arrival is that moment; the wait still counts from when
+ * the service sees the attempt).
  */
 public final class AdmissionModel {
   private static final Instant T0 = Instant.parse("2026-11-25T00:00:00Z");
@@ -238,16 +239,13 @@ public final class AdmissionModel {
       Instant sent = clock.instant();
       at(
           sent.plusNanos(delay),
-          () -> {
-            Instant came = frontEnd ? sent : clock.instant();
-            seen(user, retries == 0 ? came : firstArrival, retries, came);
-          });
+          () -> seen(user, retries == 0 ? (frontEnd ? sent : clock.instant()) : firstArrival, retries));
       return;
     }
-    seen(user, firstArrival, retries, clock.instant());
+    seen(user, firstArrival, retries);
   }
 
-  private void seen(int user, Instant firstArrival, int retries, Instant came) {
+  private void seen(int user, Instant firstArrival, int retries) {
     attempts++;
     if (stock == 0) {
       answered(user); // proven sold out: answered without admission
@@ -256,7 +254,7 @@ public final class AdmissionModel {
     int instance = (user + retries) % admissions.length;
     FairAdmission admission = admissions[instance];
     double slower = instance == admissions.length - 1 ? slowdown : 1;
-    Instant waitUntil = came.plusNanos(waitNanos);
+    Instant waitUntil = clock.instant().plusNanos(waitNanos);
     (retries == 0 || !tickets
             ? admission.enter(retries == 0 ? firstArrival : clock.instant(), waitUntil)
             : admission.enterAgain(firstArrival, waitUntil))
