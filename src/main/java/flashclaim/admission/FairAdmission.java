@@ -339,7 +339,14 @@ public final class FairAdmission {
    * told to new users reach. Must hold the lock.
    */
   private Duration toldReach(Instant now) {
-    Duration reach = reach(now);
+    return told(reach(now), now);
+  }
+
+  /**
+   * Of a wait of {@code reach} in the book, the share that users come back ({@link ShowUps}): what
+   * a user is told. Must hold the lock.
+   */
+  private Duration told(Duration reach, Instant now) {
     double share = showUps.share(now);
     return share == 1 ? reach : Duration.ofNanos(Math.round(reach.toNanos() * share));
   }
@@ -550,17 +557,13 @@ public final class FairAdmission {
     if (turnsByArrival.size() > MAX_REMEMBERED_TURNS) {
       turnsByArrival.pollFirstEntry();
     }
-    Duration reach = Duration.between(now, mine);
-    double share = showUps.share(now);
-    Instant turn =
-        now.plus(share == 1 ? reach : Duration.ofNanos(Math.round(reach.toNanos() * share)));
+    Instant turn = now.plus(told(Duration.between(now, mine), now));
     return turn.isBefore(floorUntil) ? floorUntil : turn;
   }
 
   private static Instant min(Instant a, Instant b) {
     return a.isBefore(b) ? a : b;
   }
-
 
   /**
    * Counts a refusal for shutdown, told Retry-After as a claim with nobody before it, spread by

@@ -26,7 +26,6 @@ import java.util.concurrent.atomic.LongAdder;
  * filter: in the front end's queue, in the network, and unread in the instance's sockets.
  */
 final class FrontEndArrival {
-  private static final BigDecimal THOUSAND = BigDecimal.valueOf(1000);
   private static final int MAX_LENGTH = 40;
 
   private final String header;
@@ -101,7 +100,6 @@ final class FrontEndArrival {
     } else {
       return Optional.empty();
     }
-    long micros = seconds.multiply(THOUSAND).multiply(THOUSAND).longValue();
-    return Optional.of(Instant.EPOCH.plusNanos(micros * 1000));
+    return Optional.of(Instant.EPOCH.plusNanos(seconds.movePointRight(9).longValue()));
   }
 }
