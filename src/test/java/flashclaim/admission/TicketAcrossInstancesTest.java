@@ -1,5 +1,6 @@
 package flashclaim.admission;
 
+import static flashclaim.testing.Concurrently.awaitValue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flashclaim.testing.Api;
@@ -19,7 +20,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -176,13 +176,5 @@ class TicketAcrossInstancesTest {
         + java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(payload)
         + "."
         + parts[2];
-  }
-
-  private static void awaitValue(IntSupplier value, int expected) throws InterruptedException {
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (value.getAsInt() != expected && System.nanoTime() < until) {
-      Thread.sleep(2);
-    }
-    assertThat(value.getAsInt()).isEqualTo(expected);
   }
 }

@@ -11,6 +11,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
+import java.util.function.IntSupplier;
 
 /** Runs tasks on threads of their own, released at one moment, for the stores' fuzzers. */
 public final class Concurrently {
@@ -56,6 +57,18 @@ public final class Concurrently {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * Waits, at most 30 s, until {@code value} is {@code expected} (a count that other threads move,
+   * e.g. claims in line), and asserts it is.
+   */
+  public static void awaitValue(IntSupplier value, int expected) throws InterruptedException {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (value.getAsInt() != expected && System.nanoTime() < until) {
+      Thread.sleep(2);
+    }
+    assertThat(value.getAsInt()).isEqualTo(expected);
   }
 
   /** Waits for the latch at most two minutes. */

@@ -1,5 +1,6 @@
 package flashclaim.http.shed;
 
+import static flashclaim.testing.Concurrently.awaitValue;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flashclaim.admission.FairAdmission;
@@ -24,7 +25,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import java.util.function.IntSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -135,13 +135,5 @@ class FrontEndOrderTest {
       request.header(HEADER, frontEndTime);
     }
     return Api.send(request.build());
-  }
-
-  private static void awaitValue(IntSupplier value, int expected) throws InterruptedException {
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (value.getAsInt() != expected && System.nanoTime() < until) {
-      Thread.sleep(2);
-    }
-    assertThat(value.getAsInt()).isEqualTo(expected);
   }
 }
