@@ -85,7 +85,10 @@ import javax.crypto.spec.SecretKeySpec;
  *   <li>{@code outcomeFile}: where the tally is written as JSON after the run
  *   <li>{@code answersFile}: where every attempt is written as CSV after the run ({@code
  *       sentAtEpochMs,ms,status,hammer,final}; none by default), for {@code bin/load-run}'s
- *       summary (calibration, floor, windows, a frozen store, honest users against hammerers)
+ *       summary (calibration, floor, windows, a frozen store, honest users against hammerers);
+ *       beside it, {@code <answersFile less .csv>-by-user.csv} holds every attempt with its user
+ *       ({@code user,attempt,sentAtEpochMs,ms,status,toldMs,final}, toldMs the wait a 503 or 429
+ *       told in milliseconds, -1 for none), to follow one user's claim from click to answer
  *   <li>{@code timelineSeconds} (5): the width of the tally's windows of answers over time
  *   <li>{@code hammer} (0): the share of users who retry a 503 at once, in a tight loop, ignoring
  *       Retry-After (up to {@code hammerMaxRetries}, 10,000); every {@code 1/hammer}-th user,
@@ -545,7 +548,10 @@ public final class ClaimLoad {
         session.getLong("sentAt"),
         hammering,
         !retry,
-        session.getString("baseUrl"));
+        session.getString("baseUrl"),
+        session.getString("userId"),
+        attempt,
+        retryable(status) ? toldMs(session) : -1);
     if (tickets && session.contains("ticket")) {
       tally.ticketSent();
     }
@@ -569,6 +575,21 @@ public final class ClaimLoad {
         session.getLong("sentAt"),
         session.getLong("firstSentAt"));
     return session.set("done", true);
+  }
+
+  /** The wait a 503 or 429 told in milliseconds (or Retry-After's seconds), -1 for none. */
+  private static long toldMs(Session session) {
+    try {
+      if (session.contains("retryAfterMs")) {
+        return Long.parseLong(session.getString("retryAfterMs").trim());
+      }
+      if (session.contains("retryAfter")) {
+        return 1000 * Long.parseLong(session.getString("retryAfter").trim());
+      }
+    } catch (RuntimeException notANumber) {
+      return -1;
+    }
+    return -1;
   }
 
   /** A 503, or a 429 {@code retry-too-soon}: the client is told to come back. */
@@ -786,7 +807,15 @@ public final class ClaimLoad {
      * One answer: its status, and for a 503 or 429 the problem type's name ("503 busy"); whether
      * a hammering user got it, and whether it was the claim's final answer.
      */
-    void attempt(String label, long sentAt, boolean hammering, boolean last, String baseUrl) {
+    void attempt(
+        String label,
+        long sentAt,
+        boolean hammering,
+        boolean last,
+        String baseUrl,
+        String user,
+        int attempt,
+        long toldMs) {
       attempts.computeIfAbsent(label, s -> new LongAdder()).increment();
       timeline.add(
           new Answer(
@@ -796,7 +825,10 @@ public final class ClaimLoad {
               label.startsWith(RETRYABLE + " ") || label.equals(Integer.toString(RETRYABLE)),
               hammering,
               last,
-              baseUrl));
+              baseUrl,
+              user,
+              attempt,
+              toldMs));
     }
 
     void hammerer(String user) {
@@ -811,6 +843,15 @@ public final class ClaimLoad {
           out.write(
               a.sentAt() + "," + a.ms() + "," + a.label() + "," + (a.hammering() ? 1 : 0) + ","
                   + (a.last() ? 1 : 0) + "," + a.baseUrl() + "\n");
+        }
+      }
+      String name = file.getFileName().toString().replaceFirst("\\.csv$", "");
+      try (var out = Files.newBufferedWriter(file.resolveSibling(name + "-by-user.csv"))) {
+        out.write("user,attempt,sentAtEpochMs,ms,status,toldMs,final\n");
+        for (Answer a : timeline) {
+          out.write(
+              a.user() + "," + a.attempt() + "," + a.sentAt() + "," + a.ms() + "," + a.label()
+                  + "," + a.toldMs() + "," + (a.last() ? 1 : 0) + "\n");
         }
       }
     }
@@ -1048,7 +1089,10 @@ public final class ClaimLoad {
         boolean unavailable,
         boolean hammering,
         boolean last,
-        String baseUrl) {}
+        String baseUrl,
+        String user,
+        int attempt,
+        long toldMs) {}
 
     private static long percentile(long[] sorted, int percent) {
       int rank = (int) Math.ceil(percent / 100.0 * sorted.length);
