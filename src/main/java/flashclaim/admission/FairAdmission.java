@@ -155,6 +155,8 @@ public final class FairAdmission {
   private final NavigableMap<Instant, Instant> turnsByArrival = new TreeMap<>();
   /** Whether refused users come back when told; guarded by {@code lock}. */
   private final ShowUps showUps = new ShowUps();
+  /** Times the book was given up because nobody came back for its turns. */
+  private final LongAdder bookResets = new LongAdder();
   /**
    * The latest turn a fleet floor made this instance tell a new user; guarded by {@code lock}. New
    * users are told no earlier turn, so a floor that falls between two reads never tells a later
@@ -236,6 +238,7 @@ public final class FairAdmission {
         Duration floor = fleetFloor();
         if (!Double.isNaN(meanHoldSeconds) || !floor.isZero()) {
           if (idleWithoutReturns(now)) {
+            bookResets.increment();
             bookedUntil = now; // nobody is coming back for the turns it holds
             turnsByArrival.clear();
             floorUntil = now;
@@ -363,6 +366,24 @@ public final class FairAdmission {
   public Duration fleetFloor() {
     Duration floor = fleetFloor.get();
     return floor.isNegative() ? Duration.ZERO : floor;
+  }
+
+  /**
+   * The share of the refused users told to come back who did, as the book uses it (1: all, or not
+   * measured yet): of the book's reach, new users are told this share.
+   */
+  public double showUpShare() {
+    synchronized (lock) {
+      return showUps.share(clock.instant());
+    }
+  }
+
+  /**
+   * Times the book was given up, so far: a slot was free, nobody waited, and none of the users
+   * told to come back in the second before last came back in the last one.
+   */
+  public long bookResets() {
+    return bookResets.sum();
   }
 
   /** Claims refused for {@code reason} so far. */

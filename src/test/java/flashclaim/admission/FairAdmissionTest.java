@@ -318,11 +318,14 @@ class FairAdmissionTest {
     assertThat(refused(admission.enter(soon, soon.plusMillis(100))).reason())
         .as("the users due back may still come")
         .isEqualTo(Reason.DEADLINE);
+    assertThat(admission.bookResets()).isZero();
 
     clock.move(Duration.ofMillis(2_600)); // those due in the second after the burst did not come
     Instant later = clock.instant();
     assertThat(admission.enter(later, later.plusMillis(100)).toCompletableFuture().join())
         .isInstanceOf(Entry.Admitted.class);
+    assertThat(admission.bookResets()).isEqualTo(1);
+    assertThat(admission.showUpShare()).as("none of those due came back").isZero();
   }
 
   /**

@@ -28,6 +28,9 @@ import java.util.function.ToDoubleFunction;
  *       long they waited together (their quotient is the mean wait: queueing inside the service);
  *   <li>{@value #DRAIN_RATE}: slots freed per second when all are busy, from which a refused
  *       claim's Retry-After is derived;
+ *   <li>{@value #SHOW_UP_SHARE}, {@value #BOOK_RESETS}: the share of refused users who came back
+ *       when told, of which the book tells new users its reach, and the times the book was given
+ *       up because nobody came back;
  *   <li>{@value #CLAIMS_SHED}: claims refused, tagged {@code reason} {@code queue_full}, {@code
  *       deadline} or {@code shutting_down};
  *   <li>{@value #FRONT_END_READ}, {@value #FRONT_END_WAITED}: API requests that came with a
@@ -51,6 +54,8 @@ final class HttpMeters implements MeterBinder {
   static final String WAITED = "flashclaim.admission.waited";
   static final String WAITED_SECONDS = "flashclaim.admission.waited.seconds";
   static final String DRAIN_RATE = "flashclaim.admission.drain.rate";
+  static final String SHOW_UP_SHARE = "flashclaim.admission.show.up.share";
+  static final String BOOK_RESETS = "flashclaim.admission.book.resets";
   static final String CLAIMS_SHED = "flashclaim.admission.shed";
   static final String FRONT_END_READ = "flashclaim.http.front.end.arrivals";
   static final String FRONT_END_WAITED = "flashclaim.http.front.end.waited.seconds";
@@ -106,6 +111,12 @@ final class HttpMeters implements MeterBinder {
         .register(registry);
     Gauge.builder(DRAIN_RATE, claims, FairAdmission::drainRate)
         .description("slots freed per second when all are busy (limit / mean hold)")
+        .register(registry);
+    Gauge.builder(SHOW_UP_SHARE, claims, FairAdmission::showUpShare)
+        .description("share of refused users told to come back who did, as the book uses it")
+        .register(registry);
+    FunctionCounter.builder(BOOK_RESETS, claims, FairAdmission::bookResets)
+        .description("times the book was given up: a slot free, nobody waiting, nobody back")
         .register(registry);
     for (Reason reason : Reason.values()) {
       FunctionCounter.builder(CLAIMS_SHED, claims, a -> a.refused(reason))
