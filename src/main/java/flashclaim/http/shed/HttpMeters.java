@@ -74,9 +74,12 @@ final class HttpMeters implements MeterBinder {
 
   @Override
   public void bindTo(MeterRegistry registry) {
-    Gauge.builder(IN_FLIGHT, http, LoadShedFilter::inFlight)
-        .description("API requests this instance is working on, waiting claims included")
-        .register(registry);
+    gauge(
+        registry,
+        IN_FLIGHT,
+        http,
+        LoadShedFilter::inFlight,
+        "API requests this instance is working on, waiting claims included");
     shed(
         registry,
         "overloaded",
@@ -86,15 +89,19 @@ final class HttpMeters implements MeterBinder {
         "shutting_down",
         a -> http.refusedWhileDraining() + a.refused(Reason.SHUTTING_DOWN));
 
-    Gauge.builder(LIMIT, claims, FairAdmission::limit)
-        .description("claims this instance runs at once at most, as the limit has adapted")
-        .register(registry);
-    Gauge.builder(CLAIMS_IN_FLIGHT, claims, FairAdmission::inFlight)
-        .description("claims that hold a slot")
-        .register(registry);
-    Gauge.builder(QUEUED, claims, FairAdmission::queued)
-        .description("claims that wait for a slot, in order of first arrival")
-        .register(registry);
+    gauge(
+        registry,
+        LIMIT,
+        claims,
+        FairAdmission::limit,
+        "claims this instance runs at once at most, as the limit has adapted");
+    gauge(registry, CLAIMS_IN_FLIGHT, claims, FairAdmission::inFlight, "claims that hold a slot");
+    gauge(
+        registry,
+        QUEUED,
+        claims,
+        FairAdmission::queued,
+        "claims that wait for a slot, in order of first arrival");
     Gauge.builder(BOOKED, claims, a -> a.booked().toNanos() / 1e9)
         .description("how far beyond now the turns given to new users reach")
         .baseUnit("seconds")
@@ -103,40 +110,76 @@ final class HttpMeters implements MeterBinder {
         .description("how far beyond now the turns other instances told their new users reach")
         .baseUnit("seconds")
         .register(registry);
-    FunctionCounter.builder(WAITED, claims, FairAdmission::waitedClaims)
-        .description("claims admitted after waiting in line for a slot")
-        .register(registry);
-    FunctionCounter.builder(WAITED_SECONDS, claims, FairAdmission::waitedSeconds)
-        .description("seconds the claims admitted after waiting waited in line, all together")
-        .register(registry);
-    Gauge.builder(DRAIN_RATE, claims, FairAdmission::drainRate)
-        .description("slots freed per second when all are busy (limit / mean hold)")
-        .register(registry);
-    Gauge.builder(SHOW_UP_SHARE, claims, FairAdmission::showUpShare)
-        .description("share of refused users told to come back who did, as the book uses it")
-        .register(registry);
-    FunctionCounter.builder(BOOK_RESETS, claims, FairAdmission::bookResets)
-        .description("times the book was given up: a slot free, nobody waiting, nobody back")
-        .register(registry);
+    counter(
+        registry,
+        WAITED,
+        claims,
+        FairAdmission::waitedClaims,
+        "claims admitted after waiting in line for a slot");
+    counter(
+        registry,
+        WAITED_SECONDS,
+        claims,
+        FairAdmission::waitedSeconds,
+        "seconds the claims admitted after waiting waited in line, all together");
+    gauge(
+        registry,
+        DRAIN_RATE,
+        claims,
+        FairAdmission::drainRate,
+        "slots freed per second when all are busy (limit / mean hold)");
+    gauge(
+        registry,
+        SHOW_UP_SHARE,
+        claims,
+        FairAdmission::showUpShare,
+        "share of refused users told to come back who did, as the book uses it");
+    counter(
+        registry,
+        BOOK_RESETS,
+        claims,
+        FairAdmission::bookResets,
+        "times the book was given up: a slot free, nobody waiting, nobody back");
     for (Reason reason : Reason.values()) {
       FunctionCounter.builder(CLAIMS_SHED, claims, a -> a.refused(reason))
           .description("claims refused with 503")
           .tag("reason", reason.name().toLowerCase(Locale.ROOT))
           .register(registry);
     }
-    FunctionCounter.builder(FRONT_END_READ, http, h -> h.frontEnd().readCount())
-        .description("API requests that came with a trusted front end's time of arrival")
-        .register(registry);
-    FunctionCounter.builder(FRONT_END_WAITED, http, h -> h.frontEnd().waitedSeconds())
-        .description(
-            "seconds those requests took from the front end to the first filter, all together")
-        .register(registry);
-    FunctionCounter.builder(TOO_EARLY, pacing, ClaimPacing::tooEarlyCount)
-        .description("claims answered 429 retry-too-soon: their caller came back sooner than told")
-        .register(registry);
-    Gauge.builder(PACED_CALLERS, pacing, ClaimPacing::callers)
-        .description("callers told to come back later whom this instance remembers")
-        .register(registry);
+    counter(
+        registry,
+        FRONT_END_READ,
+        http,
+        h -> h.frontEnd().readCount(),
+        "API requests that came with a trusted front end's time of arrival");
+    counter(
+        registry,
+        FRONT_END_WAITED,
+        http,
+        h -> h.frontEnd().waitedSeconds(),
+        "seconds those requests took from the front end to the first filter, all together");
+    counter(
+        registry,
+        TOO_EARLY,
+        pacing,
+        ClaimPacing::tooEarlyCount,
+        "claims answered 429 retry-too-soon: their caller came back sooner than told");
+    gauge(
+        registry,
+        PACED_CALLERS,
+        pacing,
+        ClaimPacing::callers,
+        "callers told to come back later whom this instance remembers");
+  }
+
+  private static <T> void gauge(
+      MeterRegistry registry, String name, T source, ToDoubleFunction<T> value, String meaning) {
+    Gauge.builder(name, source, value).description(meaning).register(registry);
+  }
+
+  private static <T> void counter(
+      MeterRegistry registry, String name, T source, ToDoubleFunction<T> count, String meaning) {
+    FunctionCounter.builder(name, source, count).description(meaning).register(registry);
   }
 
   private void shed(MeterRegistry registry, String reason, ToDoubleFunction<FairAdmission> count) {
