@@ -17,7 +17,10 @@ import java.util.TreeMap;
  * of the times told, at most {@code max-retry-after} of them.
  */
 final class ShowUps {
-  /** Fewer users told to come back than this (weighted) say nothing about the share. */
+  /**
+   * Fewer users told to come back than this (weighted) say nothing about the share: it is 1 again
+   * once the users due fall below it (about 8 s after a hundred a second stopped).
+   */
   static final int MIN_TOLD = 20;
   /** Seconds without a claim after which nothing told is still due (over max-retry-after). */
   static final long MAX_GAP = 120;
@@ -92,9 +95,9 @@ final class ShowUps {
         lastBack = ended == second ? backThisSecond : 0;
         toldSum = toldSum * DECAY + lastTold;
         backSum = backSum * DECAY + lastBack;
-        if (toldSum >= MIN_TOLD) {
-          share = Math.min(1, backSum / toldSum);
-        }
+        // too few told (weighted) say nothing: a share measured on users who went away seconds
+        // ago (a sale that ended, a burst that gave up) must not cut the next sale's turns
+        share = toldSum >= MIN_TOLD ? Math.min(1, backSum / toldSum) : 1;
       }
     }
     second = current;

@@ -41,6 +41,24 @@ class ShowUpsTest {
     assertThat(showUps.share(T0.plusSeconds(6))).isZero();
   }
 
+  /**
+   * A share measured on users who went away (a sale that ended, its clients gone) says nothing
+   * about the next users once nobody has been due for a while: it is 1 again, and the next sale's
+   * new users are told the book's whole reach. Until then it holds.
+   */
+  @Test
+  void aShareFromUsersWhoWentAwayIsForgottenOnceNobodyIsDue() {
+    ShowUps showUps = new ShowUps();
+    for (int s = 0; s < 6; s++) {
+      Instant now = T0.plusSeconds(s);
+      for (int i = 0; i < 100; i++) {
+        showUps.told(now, now.plusMillis(900));
+      }
+    }
+    assertThat(showUps.share(T0.plusSeconds(8))).as("two seconds later").isZero();
+    assertThat(showUps.share(T0.plusSeconds(20))).as("nobody due for 13 s").isEqualTo(1);
+  }
+
   @Test
   void whenAQuarterComeBackTheShareIsAQuarter() {
     ShowUps showUps = new ShowUps();
