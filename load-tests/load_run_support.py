@@ -707,9 +707,9 @@ def describe_transport(console, run, outcome, answers, samples, out):
     fds_text = ""
     if "peakFds" in client:
         when = f" at {client['peakFdsAt'] - begin / 1000:.1f} s" if begin else ""
-        fds_text = (f"; its open files peak {client['peakFds']}{when} of its limit "
-                    f"{client.get('fdLimit', run.get('fdLimit', '?'))} ({client['firstFds']} at the start: "
-                    f"about {client['peakFds'] - client['firstFds']} more, nearly all connections)")
+        fds_text = (f"; its open files peak {client['peakFds']} (limit {client.get('fdLimit', run.get('fdLimit', '?'))})"
+                    f"{when}, {client['firstFds']} at the start: about {client['peakFds'] - client['firstFds']} "
+                    f"more, nearly all connections")
     if causes["descriptors"]:
         out(
             f"  THE CLIENT RAN OUT OF FILE DESCRIPTORS: {causes['descriptors']} attempts failed in the Gatling "
