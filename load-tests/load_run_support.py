@@ -6,11 +6,17 @@
   load_run_support.py busy SECONDS
       How busy the machine's CPUs are over SECONDS, in percent (before a run: is anything else
       running?).
-  load_run_support.py sample OUT NAME=PID... [--tree NAME=PID]...
-      Once per second until SIGTERM: RSS, threads and CPU time of each process (from /proc), used
-      heap of each NAME=PID (a JVM, through one long-running `jstat -gc PID 1000` each), CPU time
-      of each --tree process with all its descendants, and the machine's busy time. One JSON object
-      per line in OUT.
+  load_run_support.py sample OUT NAME=PID... [--tree NAME=PID]... [--added NAME=PIDFILE]...
+                       [--run PID]
+      Once per second until SIGTERM: RSS, threads, CPU time, open file descriptors and their limit
+      of each process (from /proc), used heap of each NAME=PID (a JVM, through one long-running
+      `jstat -gc PID 1000` each), CPU time of each --tree process with all its descendants (their
+      descriptors: those of the one that has most), and the machine's busy time. An --added
+      process is sampled as a NAME=PID once PIDFILE names a started process: the JVM (the first
+      process named java) of that process's tree (an instance started during the run, from the jar
+      or through bin/image-run). The CPU of processes that are neither sampled nor descendants of
+      --run (bin/load-run itself: every process of the run) is the machine's "other processes".
+      One JSON object per line in OUT.
   load_run_support.py proxy TARGET_PORT DELAY_MS
       A TCP proxy on a free port of 127.0.0.1 (it prints "PROXY_PORT <port>" first) to
       127.0.0.1:TARGET_PORT that delays every chunk of bytes by DELAY_MS in each direction, in
@@ -79,6 +85,47 @@ def proc_status(pid):
         }
     except (OSError, KeyError, ValueError):
         return None
+
+
+def open_fds(pid):
+    """The number of file descriptors a process has open, or None."""
+    try:
+        return len(os.listdir(f"/proc/{pid}/fd"))
+    except OSError:
+        return None
+
+
+def fd_limit(pid):
+    """The soft limit of open files of a process (None: unlimited or unknown)."""
+    try:
+        with open(f"/proc/{pid}/limits") as f:
+            for line in f:
+                if line.startswith("Max open files"):
+                    soft = line[len("Max open files"):].split()[0]
+                    return int(soft) if soft.isdigit() else None
+    except OSError:
+        pass
+    return None
+
+
+def process_name(pid):
+    """The name of a process's executable (/proc/PID/comm), or None."""
+    try:
+        with open(f"/proc/{pid}/comm") as f:
+            return f.read().strip()
+    except OSError:
+        return None
+
+
+def added_jvm(pid_file, tree):
+    """The JVM an added instance runs as: the first process named java in the tree of the process
+    pid_file names (itself, from the jar; two below bin/image-run, from the image); None before."""
+    try:
+        with open(pid_file) as f:
+            root = int(f.read().strip())
+    except (OSError, ValueError):
+        return None
+    return next((p for p in descendants(root, tree) if process_name(p) == "java"), None)
 
 
 def cpu_ticks(pid):
@@ -178,9 +225,11 @@ class HeapWatcher:
         self.process.terminate()
 
 
-def sample(out, named, trees):
+def sample(out, named, trees, added=None, run_root=None):
+    named = dict(named)
     heaps = {name: HeapWatcher(pid) for name, pid in named.items()}
     trees = dict(trees, sampler=os.getpid())  # its own cost, jstat included
+    added = dict(added or {})
     stopping = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stopping.set())
     signal.signal(signal.SIGINT, lambda *_: stopping.set())
@@ -190,8 +239,14 @@ def sample(out, named, trees):
         while not stopping.is_set():
             processes = all_processes()
             tree = children_of(processes)
+            for name, pid_file in list(added.items()):
+                jvm = added_jvm(pid_file, tree)
+                if jvm is not None:
+                    named[name] = jvm
+                    heaps[name] = HeapWatcher(jvm)
+                    del added[name]
             mine = set(named.values())
-            for root in trees.values():
+            for root in list(trees.values()) + ([run_root] if run_root else []):
                 mine.update(descendants(root, tree))
             other_ticks = 0
             for pid, (_, ticks) in processes.items():
@@ -219,6 +274,8 @@ def sample(out, named, trees):
                 if status is None:
                     continue
                 status["cpuTicks"] = cpu_ticks(pid)
+                status["fds"] = open_fds(pid)
+                status["fdLimit"] = fd_limit(pid)
                 if heaps[name].latest:
                     status.update(heaps[name].latest)
                 line["procs"][name] = status
@@ -227,10 +284,14 @@ def sample(out, named, trees):
                     pids = descendants(root, tree)
                     ticks = [cpu_ticks(p) for p in pids]
                     statuses = [s for s in (proc_status(p) for p in pids) if s]
+                    # the limit is each process's own: the one with most descriptors open
+                    fds, most = max(((open_fds(p) or 0, p) for p in pids), default=(0, None))
                     line["procs"][name] = {
                         "cpuTicks": sum(t for t in ticks if t is not None),
                         "rssKb": sum(s["rssKb"] for s in statuses),
                         "threads": sum(s["threads"] for s in statuses),
+                        "fds": fds,
+                        "fdLimit": fd_limit(most) if most is not None else None,
                     }
             f.write(json.dumps(line) + "\n")
             f.flush()
@@ -343,6 +404,14 @@ def resources(samples, names):
             "peakThreads": max(p["threads"] for p in procs),
             "lastThreads": procs[-1]["threads"],
         }
+        fds = [p["fds"] for p in procs if p.get("fds") is not None]
+        if fds:
+            row["peakFds"] = max(fds)
+            row["firstFds"] = fds[0]
+            row["peakFdsAt"] = next(s["t"] for s, p in zip(series, procs) if p.get("fds") == row["peakFds"])
+        limits = [p["fdLimit"] for p in procs if p.get("fdLimit") is not None]
+        if limits:
+            row["fdLimit"] = limits[-1]
         heaps = [p["heapUsedKb"] for p in procs if "heapUsedKb" in p]
         if heaps:
             row["peakHeapKb"] = max(heaps)
@@ -363,6 +432,16 @@ def resources(samples, names):
     return rows
 
 
+def instance_names(run, samples=()):
+    """instance-1 to instance-N, and instance-N+1 when the run added one (--add-instance-at) and
+    the sampler found it: the run's own instances, not other processes."""
+    names = [f"instance-{i}" for i in range(1, run["instances"] + 1)]
+    added = f"instance-{run['instances'] + 1}"
+    if run.get("addInstanceAt") and any(added in s["procs"] for s in samples):
+        names.append(added)
+    return names
+
+
 def cpu_seconds(samples, name):
     """CPU time (utime + stime, from /proc/<pid>/stat) the process used between the first and the
     last sample that have it, in seconds; None without two such samples."""
@@ -380,7 +459,7 @@ def describe_cpu_per_answer(run, samples, outcome, inside, out):
     if len(samples) < 2:
         return
     span = samples[-1]["t"] - samples[0]["t"]
-    names = [f"instance-{i}" for i in range(1, run["instances"] + 1)]
+    names = instance_names(run, samples)
     per_instance = inside[2] if inside else None
     rows = []
     if per_instance:
@@ -566,6 +645,81 @@ def describe_gatling(console, out):
         out(f"  assertion: {assertion}")
 
 
+# Gatling's error messages by the cause of a request without an answer, first match wins
+TRANSPORT_CAUSES = (
+    ("descriptors", ("too many open files", "error(-24)", "emfile")),
+    ("timeout", ("timeout", "timed out")),
+    ("refused or reset", ("connection refused", "connection reset", "reset by peer", "broken pipe",
+                          "prematurechannelclosure", "connection closed", "closed channel")),
+)
+
+
+def transport_causes(errors):
+    """Gatling's errors ("message   count (pct%)") counted by cause: descriptors (the client could
+    not open a socket: its own limit of open files), timeout (the client's), refused or reset, other
+    (any other error, a failed check included)."""
+    counts = {"descriptors": 0, "timeout": 0, "refused or reset": 0, "other": 0}
+    for error in errors:
+        m = re.match(r"^(.*?)\s+([\d,]+)\s+\(\s*[\d.]+%\)$", error)
+        if not m:
+            continue
+        message = m.group(1).lower()
+        cause = next((c for c, keys in TRANSPORT_CAUSES if any(k in message for k in keys)), "other")
+        counts[cause] += int(m.group(2).replace(",", ""))
+    return counts
+
+
+def in_flight_peak(answers):
+    """The most attempts sent and not yet answered at once (answers.csv: sent at, ms), and when
+    (epoch ms); None without answers."""
+    if not answers:
+        return None
+    events = sorted([(sent, 1) for sent, *_ in answers] + [(sent + ms, -1) for sent, ms, *_ in answers],
+                    key=lambda e: (e[0], e[1]))
+    peak, at, current = 0, None, 0
+    for when, step in events:
+        current += step
+        if current > peak:
+            peak, at = current, when
+    return peak, at
+
+
+def describe_transport(console, run, outcome, answers, samples, out):
+    """Requests without an answer, by cause from Gatling's errors; when the client ran out of file
+    descriptors, a line that says so, with its open files and its requests in flight."""
+    transport = (outcome or {}).get("attempts", {}).get("0", 0)
+    causes = transport_causes(console["errors"] if console else [])
+    if not transport and not causes["descriptors"]:
+        return
+    out(
+        f"  transport errors by cause (Gatling's errors): the client's own file descriptors exhausted (EMFILE, a "
+        f"limit of the client process on this machine): {causes['descriptors']}; client timeouts: "
+        f"{causes['timeout']}; connection refused or reset: {causes['refused or reset']}; other errors: "
+        f"{causes['other']} (attempts without an answer: {transport})"
+    )
+    flight = in_flight_peak(answers)
+    begin = (outcome or {}).get("startEpochMs")
+    flight_text = ""
+    if flight:
+        when = f" at {(flight[1] - begin) / 1000:.1f} s" if begin and flight[1] else ""
+        flight_text = f"; attempts in flight (sent, not yet answered or failed; answers.csv) peak {flight[0]}{when}"
+    client = resources(samples, ["gatling"]).get("gatling", {})
+    fds_text = ""
+    if "peakFds" in client:
+        when = f" at {client['peakFdsAt'] - begin / 1000:.1f} s" if begin else ""
+        fds_text = (f"; its open files peak {client['peakFds']} (limit {client.get('fdLimit', run.get('fdLimit', '?'))})"
+                    f"{when}, {client['firstFds']} at the start: about {client['peakFds'] - client['firstFds']} "
+                    f"more, nearly all connections")
+    if causes["descriptors"]:
+        out(
+            f"  THE CLIENT RAN OUT OF FILE DESCRIPTORS: {causes['descriptors']} attempts failed in the Gatling "
+            f"process before they were sent (it could not open a socket: a limit of the client on this machine, "
+            f"ulimit -n {run.get('fdLimit', '?')}, hard {run.get('fdLimitHard', '?')}){fds_text}{flight_text}"
+        )
+    else:
+        out(f"  client:{fds_text[1:] or ' open files not sampled'}{flight_text}")
+
+
 def describe_outcome(outcome, users, expected, checks, out, paused=False):
     finals = outcome["outcomes"]
     out("  attempts by status: " + ", ".join(f"{k}: {v}" for k, v in outcome["attempts"].items()))
@@ -674,7 +828,7 @@ def describe_store(campaign, audit, outcome, expected, checks, out, paused=False
 
 
 def describe_resources(run, samples, top_others, out):
-    names = [f"instance-{i}" for i in range(1, run["instances"] + 1)] + [
+    names = instance_names(run, samples) + [
         "emulator", "postgres", "store-proxy", "front-end", "gatling", "gatling-w7", "sampler"]
     rows = resources(samples, names)
     for name in names:
@@ -685,7 +839,10 @@ def describe_resources(run, samples, top_others, out):
         if "peakHeapKb" in row:
             heap = f"heap peak {mb(row['peakHeapKb'])} (end {mb(row['lastHeapKb'])}, full GCs {row['fullGcs']:.0f})  "
         cpu = f"  cpu mean {row['meanCpuPct']:.0f}% peak {row['peakCpuPct']:.0f}%" if "meanCpuPct" in row else ""
-        out(f"  {name}: {heap}rss peak {mb(row['peakRssKb'])}  threads peak {row['peakThreads']} (end {row['lastThreads']}){cpu}")
+        fds = ""
+        if "peakFds" in row:
+            fds = f"  open files peak {row['peakFds']}" + (f" of {row['fdLimit']}" if "fdLimit" in row else "")
+        out(f"  {name}: {heap}rss peak {mb(row['peakRssKb'])}  threads peak {row['peakThreads']} (end {row['lastThreads']}){cpu}{fds}")
     mean_busy, peak_busy, irq, others = machine_busy(samples)
     if mean_busy is None:
         return
@@ -823,9 +980,9 @@ def load_samples(run_dir, name, begin_ms=None, end_ms=None):
     return samples, top_others
 
 
-def instances_cpu(samples, instances):
+def instances_cpu(samples, run):
     """CPU seconds of all instances together over the samples, None when one is unknown."""
-    cpus = [cpu_seconds(samples, f"instance-{i}") for i in range(1, instances + 1)]
+    cpus = [cpu_seconds(samples, name) for name in instance_names(run, samples)]
     return None if any(c is None for c in cpus) else sum(cpus)
 
 
@@ -879,7 +1036,7 @@ def describe_phases(run_dir, run, outcome, answers, samples, checks, out):
             floor_p99 = spread["p99"]
             f_samples, _ = load_samples(
                 run_dir, "samples-floor.jsonl", floor.get("startEpochMs"), floor.get("lastOutcomeEpochMs"))
-            cpu = instances_cpu(f_samples, instances)
+            cpu = instances_cpu(f_samples, run)
             count = sum(floor["attempts"].values())
             cpu_text = f"; CPU per 410 {1000 * cpu / count:.2f} ms" if cpu is not None and count else ""
             out(
@@ -918,7 +1075,7 @@ def describe_phases(run_dir, run, outcome, answers, samples, checks, out):
             f"  p99 {seen['p99']}  max {seen['max']} ms (users refused at their first attempt)"
         )
     if run.get("calibrated") and cal and outcome:
-        cpu = instances_cpu(samples, instances)
+        cpu = instances_cpu(samples, run)
         answered = sum(attempts.values())
         if cpu is not None and answered:
             cal_samples, _ = load_samples(run_dir, "samples-calibration.jsonl", cal["windowStart"], cal["windowEnd"])
@@ -928,7 +1085,7 @@ def describe_phases(run_dir, run, outcome, answers, samples, checks, out):
             if floor:
                 f_samples, _ = load_samples(
                     run_dir, "samples-floor.jsonl", floor.get("startEpochMs"), floor.get("lastOutcomeEpochMs"))
-                f_cpu = instances_cpu(f_samples, instances)
+                f_cpu = instances_cpu(f_samples, run)
                 f_count = sum(floor["attempts"].values())
                 per_410 = f_cpu / f_count if f_cpu is not None and f_count else None
             refusals = sum(unavailable.values())
@@ -1260,12 +1417,20 @@ def summary(run_dir):
     )
     if run.get("serviceSettings"):
         out(f"  service settings from the environment: {run['serviceSettings']}")
+    if run.get("fdLimit"):
+        hard = run.get("fdLimitHard")
+        raised = (f"the soft limit, raised to the hard limit {hard}" if str(hard) == str(run["fdLimit"])
+                  else f"the soft limit, below the hard limit {hard}: could not be raised")
+        out(f"  open files limit (ulimit -n) of every process the run starts (client, instances, store): "
+            f"{run['fdLimit']} ({raised})")
     if run.get("storeLatencyMs"):
         out(f"  store latency added: {run['storeLatencyMs']} ms each way (a TCP proxy in front of the store)")
     describe_front_end(run, load_json(os.path.join(run_dir, "front-end.json")), out)
-    describe_gatling(gatling_console(os.path.join(run_dir, "gatling.log")), out)
+    console = gatling_console(os.path.join(run_dir, "gatling.log"))
+    describe_gatling(console, out)
     answers = read_answers(os.path.join(run_dir, "answers.csv"))
     overloaded = describe_phases(run_dir, run, outcome, answers, samples, checks, out)
+    describe_transport(console, run, outcome, answers, samples, out)
     if outcome:
         describe_outcome(outcome, users, expected, checks, out, paused)
         describe_windows(run, outcome, checks, out)
@@ -1282,7 +1447,8 @@ def summary(run_dir):
             f"{refused['taken']} slot taken (already exists), {refused['other']} other; "
             f"{sum(refused.values()) / max(1, outcome['usersWithCode']):.2f} per coupon assigned"
         )
-    inside = service_latency(run_dir, run["instances"], run["campaignId"])
+    # the added instance's access log (--add-instance-at) with the others'
+    inside = service_latency(run_dir, run["instances"] + (1 if run.get("addInstanceAt") else 0), run["campaignId"])
     if inside:
         statuses, times, _ = inside
         out(
@@ -1346,15 +1512,18 @@ def main(argv):
         print(round(100 * (busy2 - busy) / max(1, total2 - total)))
         return 0
     if len(argv) >= 2 and argv[0] == "sample":
-        named, trees, rest = [], [], argv[2:]
+        named, trees, added, run_root, rest = [], [], [], None, argv[2:]
         while rest:
-            if rest[0] == "--tree":
-                trees.append(rest[1])
+            if rest[0] in ("--tree", "--added", "--run"):
+                if rest[0] == "--run":
+                    run_root = int(rest[1])
+                else:
+                    (trees if rest[0] == "--tree" else added).append(rest[1])
                 rest = rest[2:]
             else:
                 named.append(rest[0])
                 rest = rest[1:]
-        sample(argv[1], pairs(named), pairs(trees))
+        sample(argv[1], pairs(named), pairs(trees), dict(a.split("=", 1) for a in added), run_root)
         return 0
     if len(argv) == 9 and argv[0] == "watch-added-instance":
         return watch_added_instance(argv[1], int(argv[2]), argv[3], argv[4], argv[5], int(argv[6]), argv[7], float(argv[8]))
