@@ -24,6 +24,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -199,17 +200,18 @@ public final class FairAdmission {
    * claim.
    */
   public CompletionStage<Entry> enter(Instant arrival, Instant waitUntil) {
-    return enter(arrival, waitUntil, Optional::empty);
+    return enter(arrival, waitUntil, UnaryOperator.identity());
   }
 
   /**
-   * Admits, as {@link #enter(Instant, Instant)}, the claim of a new user, who is told no turn later
-   * than {@code latestTurn} (asked only when their turn comes after their wait): the moment after
-   * which the campaign's pool is expected to be gone, so that a later turn tells them nothing more.
+   * Admits, as {@link #enter(Instant, Instant)}, the claim of a new user whose turn, when it comes
+   * after their wait, is told as {@code turnToTell} says (asked only then; never later than the
+   * turn, nor before now): e.g. no later than about when the campaign's pool is expected to be
+   * gone, so that a later turn does not keep them waiting for nothing.
    */
   public CompletionStage<Entry> enter(
-      Instant arrival, Instant waitUntil, Supplier<Optional<Instant>> latestTurn) {
-    return enter(arrival, waitUntil, false, latestTurn);
+      Instant arrival, Instant waitUntil, UnaryOperator<Instant> turnToTell) {
+    return enter(arrival, waitUntil, false, turnToTell);
   }
 
   /**
@@ -217,14 +219,14 @@ public final class FairAdmission {
    * first arrived at {@code arrival}: they wait by that arrival and are not given a new turn.
    */
   public CompletionStage<Entry> enterAgain(Instant arrival, Instant waitUntil) {
-    return enter(arrival, waitUntil, true, Optional::empty);
+    return enter(arrival, waitUntil, true, UnaryOperator.identity());
   }
 
   private CompletionStage<Entry> enter(
       Instant arrival,
       Instant waitUntil,
       boolean returning,
-      Supplier<Optional<Instant>> latestTurn) {
+      UnaryOperator<Instant> turnToTell) {
     Waiter waiter;
     List<Runnable> effects = new ArrayList<>();
     synchronized (lock) {
@@ -245,8 +247,7 @@ public final class FairAdmission {
           }
           Instant turn = book(now, floor, arrival);
           if (turn.isAfter(waitUntil)) {
-            Instant latest = latestTurn.get().orElse(turn);
-            Instant tell = latest.isBefore(turn) ? (latest.isAfter(now) ? latest : now) : turn;
+            Instant tell = max(now, min(turnToTell.apply(turn), turn));
             return CompletableFuture.completedFuture(
                 told(Reason.DEADLINE, capped(Duration.between(now, tell)), now));
           }
@@ -584,6 +585,10 @@ public final class FairAdmission {
 
   private static Instant min(Instant a, Instant b) {
     return a.isBefore(b) ? a : b;
+  }
+
+  private static Instant max(Instant a, Instant b) {
+    return a.isAfter(b) ? a : b;
   }
 
   /**

@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.UnaryOperator;
 
 /**
  * When a campaign's pool is expected to run out, as this instance sees its stock fall: the
@@ -22,7 +23,10 @@ import java.util.concurrent.atomic.LongAdder;
  * would tell a refused new user a turn beyond their wait: a user whose turn in the appointment
  * book comes after the pool is gone is told to come back then, plus {@code margin}, and learns the
  * outcome then (sold out, or a coupon that someone before them did not come back for), rather
- * than at a turn up to {@code max-retry-after} away.
+ * than at a turn up to {@code max-retry-after} away. Such users keep the order of their turns:
+ * each is told the latest turn plus {@code spread} of the part of their turn beyond it, so that
+ * when the forecast was early and coupons remain, they come back one after another in the order
+ * they clicked rather than all at once.
  *
  * <p>Never blocks: an answer comes from the last reads, and a read that is due starts on the I/O
  * pool (at most one per campaign at a time, and at most one per {@code interval}). No forecast
@@ -48,6 +52,31 @@ public class SellOutForecast {
     this.clock = clock;
     this.reader = reader;
     this.watches = Caffeine.newBuilder().maximumSize(config.maxCampaigns()).build();
+  }
+
+  /**
+   * What to tell a refused new user of {@code campaign} whose turn in the book comes after their
+   * wait: their turn, or, when it comes after the latest turn worth telling ({@link #latestTurn}),
+   * that latest turn plus {@code spread} of the rest ({@link #spreadBeyond}). Asks for the
+   * forecast only when applied.
+   */
+  public UnaryOperator<Instant> turnToTell(CampaignId campaign) {
+    return turn ->
+        latestTurn(campaign)
+            .map(latest -> spreadBeyond(latest, turn, clock.instant(), config.spread()))
+            .orElse(turn);
+  }
+
+  /**
+   * A turn after {@code latest} (or after {@code now}, if that is later) compressed to {@code
+   * spread} of its distance beyond it; an earlier turn as it is. Turns keep their order.
+   */
+  public static Instant spreadBeyond(Instant latest, Instant turn, Instant now, double spread) {
+    Instant from = latest.isAfter(now) ? latest : now;
+    if (!turn.isAfter(from)) {
+      return turn;
+    }
+    return from.plusNanos(Math.round(Duration.between(from, turn).toNanos() * spread));
   }
 
   /**

@@ -9,7 +9,6 @@ import flashclaim.admission.FairAdmission.Result;
 import flashclaim.testing.MovableClock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.function.Supplier;
 import java.util.Optional;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -22,6 +21,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.DoubleSupplier;
+import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -329,17 +330,10 @@ class FairAdmissionTest {
   }
 
   /**
-   * A fleet floor (the furthest turn other instances told, here 5 s ahead) delays new users: one
-   * whose wait ends before it is refused at once and told the floor; later new users too, though
-   * their own turns (50 ms each here) come sooner; a returning user is not affected and takes the
-   * free slot. The book, as promised to the fleet, holds this instance's own turns only, and a
-   * floor that falls later does not tell a later click an earlier turn.
-   */
-  /**
-   * A new user whose turn in the book comes after the latest turn worth telling (the pool's
-   * expected end) is told that latest turn instead; one whose turn comes sooner is told their own;
-   * the latest turn is asked only of users refused for a turn beyond their wait; and the book
-   * still advances, so the next user's own turn is later again.
+   * A new user whose turn in the book comes after their wait is told what {@code turnToTell} says
+   * of it (here: no later than the pool's expected end), never later than their own turn; it is
+   * asked only of users refused for a turn beyond their wait; and the book still advances, so the
+   * next user's own turn is later again.
    */
   @Test
   void aNewUserIsToldNoTurnLaterThanTheLatestWorthTelling() {
@@ -347,10 +341,10 @@ class FairAdmissionTest {
     measureHoldTime(admission, Duration.ofMillis(400)); // a turn every 400 ms
     Instant now = clock.instant();
     AtomicInteger asked = new AtomicInteger();
-    Supplier<Optional<Instant>> latest =
-        () -> {
+    UnaryOperator<Instant> latest =
+        turn -> {
           asked.incrementAndGet();
-          return Optional.of(now.plusMillis(1_000));
+          return now.plusMillis(1_000);
         };
 
     // the first turn, at 400 ms, is within the wait of 500 ms: admitted to the free slot, not asked
@@ -362,12 +356,19 @@ class FairAdmissionTest {
     assertThat(refused(admission.enter(now, now.plusMillis(500), latest)).retryAfter())
         .as("its own turn, 1,200 ms, comes after the latest")
         .isEqualTo(Duration.ofMillis(1_000));
-    assertThat(refused(admission.enter(now, now.plusMillis(500), Optional::empty)).retryAfter())
+    assertThat(refused(admission.enter(now, now.plusMillis(500), turn -> turn)).retryAfter())
         .as("the book went on: 1,600 ms")
         .isEqualTo(Duration.ofMillis(1_600));
     assertThat(asked).hasValue(2);
   }
 
+  /**
+   * A fleet floor (the furthest turn other instances told, here 5 s ahead) delays new users: one
+   * whose wait ends before it is refused at once and told the floor; later new users too, though
+   * their own turns (50 ms each here) come sooner; a returning user is not affected and takes the
+   * free slot. The book, as promised to the fleet, holds this instance's own turns only, and a
+   * floor that falls later does not tell a later click an earlier turn.
+   */
   @Test
   void aFleetFloorDelaysNewUsersTurnsButNotReturningUsers() {
     FairAdmission admission = withAppointments(2, 10, () -> 0.5);

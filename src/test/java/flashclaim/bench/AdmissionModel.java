@@ -9,6 +9,7 @@ import flashclaim.admission.FleetBoard;
 import flashclaim.admission.FleetConfig;
 import flashclaim.admission.FleetOrder;
 import flashclaim.admission.WaitTimer;
+import flashclaim.claim.SellOutForecast;
 import flashclaim.testing.MovableClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -49,7 +50,10 @@ import java.util.Random;
  * entry is stale after three), frontEnd (false: true: every attempt is stamped when it is sent, as by
  * a front end's {@code X-Request-Start} ({@code flashclaim.http.front-end-arrival-header}) before
  * the wait of delayMs: a new user's first arrival is that moment; the wait still counts from when
- * the service sees the attempt).
+ * the service sees the attempt), sellOutFactor (0: new users beyond their wait are told their turn in
+ * the book; above 0: no later than the pool's end forecast at that multiple of when it would end
+ * at capacity, plus 1 s, and sellOutSpread (0.1, {@code flashclaim.claim.sell-out.spread}) of the
+ * rest of their turn, as {@link SellOutForecast} tells them).
  */
 public final class AdmissionModel {
   private static final Instant T0 = Instant.parse("2026-11-25T00:00:00Z");
@@ -68,6 +72,10 @@ public final class AdmissionModel {
   private final boolean exponential;
   private final long delayNanos;
   private final boolean frontEnd;
+  /** When users are told the pool runs out, as a multiple of when it would at capacity; 0: never. */
+  private final double sellOutFactor;
+  private final double sellOutSpread;
+  private final long capacityNanosPerCoupon;
   /** One admission per instance; a user's attempt k goes to instance (user + k) mod their number. */
   private final FairAdmission[] admissions;
 
@@ -105,7 +113,12 @@ public final class AdmissionModel {
       long fleetMs,
       boolean precise,
       long minRetryMs,
-      boolean frontEnd) {
+      boolean frontEnd,
+      double sellOutFactor,
+      double sellOutSpread) {
+    this.sellOutFactor = sellOutFactor;
+    this.sellOutSpread = sellOutSpread;
+    this.capacityNanosPerCoupon = Math.round(serviceMs * 1e6 / (limit * (double) instances));
     this.precise = precise;
     this.frontEnd = frontEnd;
     this.slowdown = slowdown;
@@ -189,7 +202,9 @@ public final class AdmissionModel {
             Long.parseLong(given.getOrDefault("fleetMs", "1000")),
             Boolean.parseBoolean(given.getOrDefault("precise", "true")),
             Long.parseLong(given.getOrDefault("minRetryMs", "1000")),
-            Boolean.parseBoolean(given.getOrDefault("frontEnd", "false")));
+            Boolean.parseBoolean(given.getOrDefault("frontEnd", "false")),
+            Double.parseDouble(given.getOrDefault("sellOutFactor", "0")),
+            Double.parseDouble(given.getOrDefault("sellOutSpread", "0.1")));
     System.out.println(model.run());
   }
 
@@ -256,7 +271,8 @@ public final class AdmissionModel {
     double slower = instance == admissions.length - 1 ? slowdown : 1;
     Instant waitUntil = clock.instant().plusNanos(waitNanos);
     (retries == 0 || !tickets
-            ? admission.enter(retries == 0 ? firstArrival : clock.instant(), waitUntil)
+            ? admission.enter(
+                retries == 0 ? firstArrival : clock.instant(), waitUntil, this::turnToTell)
             : admission.enterAgain(firstArrival, waitUntil))
         .thenAccept(
             entry -> {
@@ -294,6 +310,20 @@ public final class AdmissionModel {
                 at(back, () -> attempt(user, firstArrival, retries + 1));
               }
             });
+  }
+
+  /**
+   * A turn beyond the forecast sell-out (the pool's end at capacity, times sellOutFactor, plus 1 s,
+   * as SellOutForecast's margin) told as SellOutForecast tells it; every turn as it is without one.
+   */
+  private Instant turnToTell(Instant turn) {
+    if (sellOutFactor <= 0) {
+      return turn;
+    }
+    Instant now = clock.instant();
+    Instant end = T0.plusNanos(Math.round(sellOutFactor * coupons * capacityNanosPerCoupon));
+    Instant latest = (end.isAfter(now) ? end : now).plusSeconds(1);
+    return SellOutForecast.spreadBeyond(latest, turn, now, sellOutSpread);
   }
 
   private void answered(int user) {

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,7 +23,7 @@ class SellOutForecastTest {
   private static final CampaignId SALE = new CampaignId("sale");
   private static final Instant T0 = Instant.parse("2026-11-26T02:00:00Z");
   private static final SellOutConfig CONFIG =
-      new SellOutConfig(true, Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(5), 10);
+      new SellOutConfig(true, Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(5), 10, 0.1);
 
   private final MovableClock clock = new MovableClock(T0);
   private final Pool pool = new Pool();
@@ -46,6 +47,33 @@ class SellOutForecastTest {
     // 800 left at 200 a second: gone 4 s after the read, told 1 s later
     assertThat(forecast.latestTurn(SALE)).contains(T0.plusSeconds(1 + 4 + 1));
     assertThat(forecast.reads()).isEqualTo(2);
+  }
+
+  /**
+   * Users whose turns come after the latest turn worth telling are told it plus a tenth of the
+   * rest: their turns keep their order, compressed, instead of all being the same moment; a turn
+   * before it is told as it is, and without a forecast every turn is.
+   */
+  @Test
+  void turnsBeyondTheLatestKeepTheirOrderCompressed() {
+    UnaryOperator<Instant> tell = forecast.turnToTell(SALE);
+    assertThat(tell.apply(T0.plusSeconds(20))).as("no forecast yet").isEqualTo(T0.plusSeconds(20));
+    pool.remaining.set(1_000);
+    forecast.latestTurn(SALE);
+    runReads();
+    clock.move(Duration.ofSeconds(1));
+    pool.remaining.set(800);
+    forecast.latestTurn(SALE);
+    runReads(); // latest turn: 6 s after T0, as above
+    assertThat(tell.apply(T0.plusSeconds(3))).isEqualTo(T0.plusSeconds(3));
+    assertThat(tell.apply(T0.plusSeconds(16))).isEqualTo(T0.plusSeconds(7));
+    assertThat(tell.apply(T0.plusSeconds(26))).isEqualTo(T0.plusSeconds(8));
+    assertThat(SellOutForecast.spreadBeyond(T0, T0.plusSeconds(10), T0.plusSeconds(2), 0.5))
+        .as("a latest turn already past counts from now")
+        .isEqualTo(T0.plusSeconds(6));
+    assertThat(SellOutForecast.spreadBeyond(T0, T0.plusSeconds(10), T0, 0))
+        .as("no spread: everyone the latest turn")
+        .isEqualTo(T0);
   }
 
   @Test
@@ -97,7 +125,7 @@ class SellOutForecastTest {
     SellOutForecast off =
         new SellOutForecast(
             pool,
-            new SellOutConfig(false, Duration.ofSeconds(1), Duration.ZERO, Duration.ofSeconds(5), 10),
+            new SellOutConfig(false, Duration.ofSeconds(1), Duration.ZERO, Duration.ofSeconds(5), 10, 0.1),
             clock,
             reads::add);
     assertThat(off.latestTurn(SALE)).isEmpty();

@@ -71,7 +71,7 @@ final class ClaimAdmission {
             sent.isPresent()
                 ? admission.enterAgain(arrival, waitUntil)
                 : admission.enter(
-                    arrival, waitUntil, () -> sellOut.latestTurn(claim.campaignId())))
+                    arrival, waitUntil, sellOut.turnToTell(claim.campaignId())))
         .flatMap(
             entry ->
                 entry instanceof FairAdmission.Entry.Admitted admitted
