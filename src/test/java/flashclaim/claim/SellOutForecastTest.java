@@ -58,13 +58,7 @@ class SellOutForecastTest {
   void turnsBeyondTheLatestKeepTheirOrderCompressed() {
     UnaryOperator<Instant> tell = forecast.turnToTell(SALE);
     assertThat(tell.apply(T0.plusSeconds(20))).as("no forecast yet").isEqualTo(T0.plusSeconds(20));
-    pool.remaining.set(1_000);
-    forecast.latestTurn(SALE);
-    runReads();
-    clock.move(Duration.ofSeconds(1));
-    pool.remaining.set(800);
-    forecast.latestTurn(SALE);
-    runReads(); // latest turn: 6 s after T0, as above
+    readFallingStock(1_000, 800); // latest turn: 6 s after T0, as above
     assertThat(tell.apply(T0.plusSeconds(3))).isEqualTo(T0.plusSeconds(3));
     assertThat(tell.apply(T0.plusSeconds(16))).isEqualTo(T0.plusSeconds(7));
     assertThat(tell.apply(T0.plusSeconds(26))).isEqualTo(T0.plusSeconds(8));
@@ -78,13 +72,7 @@ class SellOutForecastTest {
 
   @Test
   void aPastSellOutIsToldAsNowPlusTheMarginAndAStaleOneNotAtAll() {
-    pool.remaining.set(100);
-    forecast.latestTurn(SALE);
-    runReads();
-    clock.move(Duration.ofSeconds(1));
-    pool.remaining.set(0);
-    forecast.latestTurn(SALE);
-    runReads();
+    readFallingStock(100, 0);
     clock.move(Duration.ofMillis(300)); // gone at the last read: told now plus the margin
     assertThat(forecast.latestTurn(SALE)).contains(clock.instant().plus(CONFIG.margin()));
 
@@ -130,6 +118,17 @@ class SellOutForecastTest {
             reads::add);
     assertThat(off.latestTurn(SALE)).isEmpty();
     assertThat(reads).hasSize(2);
+  }
+
+  /** Two reads a second apart: the stock at {@code first}, then at {@code second}. */
+  private void readFallingStock(long first, long second) {
+    pool.remaining.set(first);
+    forecast.latestTurn(SALE);
+    runReads();
+    clock.move(Duration.ofSeconds(1));
+    pool.remaining.set(second);
+    forecast.latestTurn(SALE);
+    runReads();
   }
 
   private void runReads() {
