@@ -47,18 +47,19 @@ public class ClosedHolders {
   }
 
   /**
-   * Whether the user may hold {@code perUserLimit} coupons of the campaign, refused with {@code
-   * refusal} ({@link ClaimOutcome.Paused} or {@link ClaimOutcome.NotOpen}): false for a campaign
-   * that has not started, or when this instance's snapshot under the same closure is loaded and
-   * shows fewer. Plans the snapshot when there is none for the closure.
+   * How many coupons of the campaign the user may hold, counted up to its {@code perUserLimit},
+   * when it is refused with {@code refusal} ({@link ClaimOutcome.Paused} or {@link
+   * ClaimOutcome.NotOpen}): 0 for a campaign that has not started; the records of the user in this
+   * instance's snapshot under the same closure, when it is loaded; else the limit (the user may
+   * hold anything), and the snapshot is planned when there is none for the closure.
    */
-  public boolean mayHold(Campaign campaign, UserId user, ClaimOutcome refusal) {
+  public int heldUpToLimit(Campaign campaign, UserId user, ClaimOutcome refusal) {
     if (refusal instanceof ClaimOutcome.NotOpen notOpen
         && notOpen.window() == Campaign.Window.NOT_STARTED) {
-      return false;
+      return 0;
     }
     Closure closure = new Closure(campaign.version(), refusal.kind());
-    return snapshots.mayHoldLimit(campaign, user, closure, settle);
+    return snapshots.heldUpToLimit(campaign, user, closure, settle);
   }
 
   /** Snapshots this instance has read and put in use. */
