@@ -11,7 +11,10 @@ import java.util.concurrent.ExecutorService;
 /**
  * Who holds the limit of a campaign that is paused or has ended, so that a claim of anyone else is
  * refused (403) without reading the store, while a holder's claim reads their claims and gets the
- * newest back (200, G4): a pause or an end stops new coupons, not holders seeing theirs.
+ * newest back (200, G4): a pause or an end stops new coupons, not holders seeing theirs. A user
+ * with some records, below the limit, is refused too, but such a refusal is marked ({@link
+ * ClaimService.Refusal#holdsCoupons}): a repeat of the claim that gave a coupon gets its first
+ * answer again.
  *
  * <p><b>Why a snapshot stays exact.</b> A snapshot is tied to the closure it was read under: the
  * campaign's version and why it is closed (paused, or ended). Once an instance sees a closure, it
