@@ -190,8 +190,9 @@ public abstract class SoldOutFastPathContract extends MultiInstanceTest {
    * G4 with keys on the fast path: with two coupons per user, users who took the last coupons with
    * an Idempotency-Key each repeat that claim once every instance has the holders of the proven
    * sold-out, through every instance at once: each gets their first 201 again (replayed, not a
-   * 410); the same users with a new key, and users who hold nothing, get 410 on the proof, without
-   * a holdings read, and no idempotency record is written.
+   * 410); the same users with a new key, and users who hold nothing, get 410 on the proof, and no
+   * idempotency record is written. (Holdings reads are not counted: a claim whose instance's copy
+   * of the campaign expired meanwhile takes the store path, which reads them first at this limit.)
    */
   @Test
   void aRepeatWithItsKeyOfAUserBelowTheLimitIsTheFirstAnswerNotSoldOut() throws Exception {
@@ -203,7 +204,6 @@ public abstract class SoldOutFastPathContract extends MultiInstanceTest {
       first.put(won.user(), won.response());
     }
     proveSoldOutWithHolders(campaign);
-    long[] reads = perInstance(i -> storeCalls(i).holdings());
     long[] proven = perInstance(i -> proofs(i).provenSoldOuts());
 
     int each = INSTANCES * INSTANCES; // every holder through every instance
@@ -215,7 +215,6 @@ public abstract class SoldOutFastPathContract extends MultiInstanceTest {
       assertThat(proofs(i).provenSoldOuts() - proven[i])
           .as("claims instance %d answered sold out on a proof: not the replays", i)
           .isEqualTo(2 * each / INSTANCES);
-      assertThat(storeCalls(i).holdings() - reads[i]).as("holdings reads of instance %d", i).isZero();
     }
     assertThat(backend().idempotencyRecords())
         .as("the first claims' records, and no other")
