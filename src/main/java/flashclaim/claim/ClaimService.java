@@ -84,10 +84,12 @@ public class ClaimService {
    * instance has proven its pool empty and, after the shared read of the additions counter that
    * {@link #claim} would wait for too, the proof holds and the user does not hold the limit ({@link
    * #soldOutWithoutRead}). No thread waits for that read. Empty when the claim needs the store (or
-   * the read failed, or did not return within the deadline): then {@link #claim} decides it. Its
-   * outcomes reach the listeners as {@link #claim}'s do.
+   * the read failed, or did not return within the deadline): then {@link #claim} decides it. The
+   * refusal is not reported yet: the caller reports it ({@link #answered}) when it answers with it,
+   * and may answer a repeat of an earlier claim of a user who {@link Refusal#holdsCoupons holds
+   * coupons} with that claim's answer instead.
    */
-  public CompletableFuture<Optional<ClaimOutcome>> decideWithoutStore(
+  public CompletableFuture<Optional<Refusal>> decideWithoutStore(
       CampaignId campaignId, UserId user, Instant admittedAt) {
     Optional<Campaign> cached = campaigns.cached(campaignId);
     if (cached.isEmpty()) {
@@ -97,18 +99,38 @@ public class ClaimService {
     Optional<ClaimOutcome> closed = notOpen(campaign);
     if (closed.isPresent() || !soldOut.hasProof(campaignId)) {
       return CompletableFuture.completedFuture(
-          closed
-              .flatMap(refusal -> refusedWithoutRead(campaign, user, refusal))
-              .map(outcome -> reported(campaignId, outcome, admittedAt)));
+          closed.flatMap(refusal -> refusedWithoutRead(campaign, user, refusal)));
     }
     long left = Duration.between(clock.instant(), admittedAt.plus(config.deadline())).toNanos();
     return soldOut
         .checkAsync(campaignId)
         .thenApply(check -> soldOutWithoutRead(campaign, user, check))
-        .thenApply(known -> known.map(outcome -> reported(campaignId, outcome, admittedAt)))
         .exceptionally(failure -> Optional.empty()) // the store path reads again, and reports it
         .completeOnTimeout(Optional.empty(), Math.max(0, left), TimeUnit.NANOSECONDS);
   }
+
+  /**
+   * Reports a claim answered with the refusal {@link #decideWithoutStore} gave it, to the listeners
+   * as {@link #claim}'s outcomes are; returns the refusal's outcome.
+   */
+  public ClaimOutcome answered(CampaignId campaignId, Refusal refusal, Instant admittedAt) {
+    if (refusal.outcome() instanceof ClaimOutcome.SoldOut) {
+      soldOut.answeredOnProof();
+    }
+    return reported(campaignId, refusal.outcome(), admittedAt);
+  }
+
+  /**
+   * A claim refused without the store ({@link #decideWithoutStore}): {@code outcome} (not open,
+   * paused, or sold out on a proof) to a user who does not hold the campaign's {@code
+   * perUserLimit} coupons.
+   *
+   * @param holdsCoupons whether the user holds some of the campaign's coupons (fewer than the
+   *     limit): then an earlier claim of theirs was answered with a coupon, and a repeat of that
+   *     claim (its Idempotency-Key) is to be answered as it was, not refused. False when this
+   *     instance's snapshot of the holders shows none: such a user never got a coupon of it.
+   */
+  public record Refusal(ClaimOutcome outcome, boolean holdsCoupons) {}
 
   /**
    * Not open: paused by an admin, or outside the campaign's window; the rule of both paths, so a
@@ -129,23 +151,27 @@ public class ClaimService {
    * The refusal of a closed campaign without a read, when the user cannot hold its limit ({@link
    * ClosedHolders}); else empty, and the claim reads the user's claims ({@link #heldOr}).
    */
-  private Optional<ClaimOutcome> refusedWithoutRead(
+  private Optional<Refusal> refusedWithoutRead(
       Campaign campaign, UserId user, ClaimOutcome refusal) {
-    return closedHolders.mayHold(campaign, user, refusal) ? Optional.empty() : Optional.of(refusal);
+    return refusal(campaign, closedHolders.heldUpToLimit(campaign, user, refusal), refusal);
   }
 
   /**
    * Sold out without a read, when the pool is proven empty and the user cannot hold its limit
    * ({@link SoldOutHolders}); the rule of both paths.
    */
-  private Optional<ClaimOutcome> soldOutWithoutRead(
+  private Optional<Refusal> soldOutWithoutRead(
       Campaign campaign, UserId user, SoldOutProofs.Check check) {
-    if (check instanceof SoldOutProofs.Check.Proven proven
-        && !holders.mayHold(campaign, user, proven.proof())) {
-      soldOut.answeredOnProof();
-      return Optional.of(new ClaimOutcome.SoldOut());
-    }
-    return Optional.empty();
+    return check instanceof SoldOutProofs.Check.Proven proven
+        ? refusal(campaign, holders.heldUpToLimit(campaign, user, proven.proof()), new ClaimOutcome.SoldOut())
+        : Optional.empty();
+  }
+
+  /** {@code outcome} for a user who holds {@code held} coupons (counted up to the limit), below it. */
+  private static Optional<Refusal> refusal(Campaign campaign, int held, ClaimOutcome outcome) {
+    return held >= campaign.perUserLimit()
+        ? Optional.empty()
+        : Optional.of(new Refusal(outcome, held > 0));
   }
 
   private ClaimOutcome reported(CampaignId campaignId, ClaimOutcome outcome, Instant admittedAt) {
@@ -184,6 +210,7 @@ public class ClaimService {
     if (closed.isPresent()) {
       ClaimOutcome refusal = closed.get();
       return refusedWithoutRead(campaign, user, refusal)
+          .map(Refusal::outcome)
           .orElseGet(() -> heldOr(campaign, user, refusal, deadline)); // a holder gets theirs back
     }
     // With one coupon per user, the claim record of slot 0 is all there is to hold: the store's
@@ -193,9 +220,10 @@ public class ClaimService {
     List<Claim> held =
         campaign.perUserLimit() == 1 ? List.of() : store.holdings(campaign, user, deadline);
     SoldOutProofs.Check soldOutCheck = soldOut.check(campaign.id(), deadline.instant());
-    Optional<ClaimOutcome> known = soldOutWithoutRead(campaign, user, soldOutCheck);
+    Optional<Refusal> known = soldOutWithoutRead(campaign, user, soldOutCheck);
     if (known.isPresent()) {
-      return known.get(); // no read at all: pool proven empty, user below the limit
+      soldOut.answeredOnProof();
+      return known.get().outcome(); // no read at all: pool proven empty, user below the limit
     } else if (soldOutCheck instanceof SoldOutProofs.Check.Proven) {
       soldOut.answeredOnProof();
       return heldOr(campaign, user, new ClaimOutcome.SoldOut(), deadline); // no pool query

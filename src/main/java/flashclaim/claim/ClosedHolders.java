@@ -11,7 +11,10 @@ import java.util.concurrent.ExecutorService;
 /**
  * Who holds the limit of a campaign that is paused or has ended, so that a claim of anyone else is
  * refused (403) without reading the store, while a holder's claim reads their claims and gets the
- * newest back (200, G4): a pause or an end stops new coupons, not holders seeing theirs.
+ * newest back (200, G4): a pause or an end stops new coupons, not holders seeing theirs. A user
+ * with some records, below the limit, is refused too, but such a refusal is marked ({@link
+ * ClaimService.Refusal#holdsCoupons}): a repeat of the claim that gave a coupon gets its first
+ * answer again.
  *
  * <p><b>Why a snapshot stays exact.</b> A snapshot is tied to the closure it was read under: the
  * campaign's version and why it is closed (paused, or ended). Once an instance sees a closure, it
@@ -47,18 +50,19 @@ public class ClosedHolders {
   }
 
   /**
-   * Whether the user may hold {@code perUserLimit} coupons of the campaign, refused with {@code
-   * refusal} ({@link ClaimOutcome.Paused} or {@link ClaimOutcome.NotOpen}): false for a campaign
-   * that has not started, or when this instance's snapshot under the same closure is loaded and
-   * shows fewer. Plans the snapshot when there is none for the closure.
+   * How many coupons of the campaign the user may hold, counted up to its {@code perUserLimit},
+   * when it is refused with {@code refusal} ({@link ClaimOutcome.Paused} or {@link
+   * ClaimOutcome.NotOpen}): 0 for a campaign that has not started; the records of the user in this
+   * instance's snapshot under the same closure, when it is loaded; else the limit (the user may
+   * hold anything), and the snapshot is planned when there is none for the closure.
    */
-  public boolean mayHold(Campaign campaign, UserId user, ClaimOutcome refusal) {
+  public int heldUpToLimit(Campaign campaign, UserId user, ClaimOutcome refusal) {
     if (refusal instanceof ClaimOutcome.NotOpen notOpen
         && notOpen.window() == Campaign.Window.NOT_STARTED) {
-      return false;
+      return 0;
     }
     Closure closure = new Closure(campaign.version(), refusal.kind());
-    return snapshots.mayHoldLimit(campaign, user, closure, settle);
+    return snapshots.heldUpToLimit(campaign, user, closure, settle);
   }
 
   /** Snapshots this instance has read and put in use. */

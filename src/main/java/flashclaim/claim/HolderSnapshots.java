@@ -55,18 +55,18 @@ final class HolderSnapshots {
   }
 
   /**
-   * Whether the user may hold {@code perUserLimit} coupons of the campaign under {@code basis}:
-   * false only when this instance's snapshot under that basis is loaded and shows fewer records of
-   * the user. When there is no snapshot for the basis, plans one read of the holders, {@code delay}
-   * from now, and answers true.
+   * How many records of the user this instance's snapshot under {@code basis} shows, counted up to
+   * the campaign's {@code perUserLimit}: the limit itself when there is no loaded snapshot under
+   * that basis (the user may hold anything). When there is none for the basis, plans one read of
+   * the holders, {@code delay} from now.
    */
-  boolean mayHoldLimit(Campaign campaign, UserId user, Object basis, Duration delay) {
+  int heldUpToLimit(Campaign campaign, UserId user, Object basis, Duration delay) {
     Snapshot snapshot = snapshots.getIfPresent(campaign.id());
     if (snapshot == null || !snapshot.basis.equals(basis)) {
       load(campaign, basis, snapshot, delay);
-      return true;
+      return campaign.perUserLimit();
     }
-    return snapshot.mayHold(keyBits(user.key()), campaign.perUserLimit());
+    return snapshot.heldUpTo(keyBits(user.key()), campaign.perUserLimit());
   }
 
   /** Snapshots read and put in use (each one read of all the campaign's claim records). */
@@ -116,13 +116,13 @@ final class HolderSnapshots {
   }
 
   /**
-   * Whether {@code key} occurs at least {@code limit} times in {@code sorted}; looks at no more than
-   * {@code limit} of its occurrences.
+   * How often {@code key} occurs in {@code sorted}, counted up to {@code limit}: looks at no more
+   * than {@code limit} of its occurrences.
    */
-  static boolean holdsAtLeast(long[] sorted, long key, int limit) {
+  static int countUpTo(long[] sorted, long key, int limit) {
     int at = Arrays.binarySearch(sorted, key);
     if (at < 0) {
-      return false;
+      return 0;
     }
     int first = at;
     int last = at;
@@ -132,7 +132,7 @@ final class HolderSnapshots {
     while (last - first + 1 < limit && last + 1 < sorted.length && sorted[last + 1] == key) {
       last++;
     }
-    return last - first + 1 >= limit;
+    return Math.min(last - first + 1, limit);
   }
 
   /** The first 64 bits of a user key (64 hex characters of SHA-256). */
@@ -153,8 +153,8 @@ final class HolderSnapshots {
       this.keys = keys;
     }
 
-    boolean mayHold(long key, int limit) {
-      return keys == null || holdsAtLeast(keys, key, limit);
+    int heldUpTo(long key, int limit) {
+      return keys == null ? limit : countUpTo(keys, key, limit);
     }
 
     int weight() {

@@ -38,13 +38,13 @@ public class SoldOutHolders {
   }
 
   /**
-   * Whether the user may hold {@code perUserLimit} coupons of the campaign, for a claim that {@code
-   * proof} has just proven sold out: false only when this instance's snapshot of the holders under
-   * that proof is loaded and shows fewer. Starts loading the snapshot when there is none for the
-   * proof.
+   * How many coupons of the campaign the user may hold, counted up to its {@code perUserLimit}, for
+   * a claim that {@code proof} has just proven sold out: the records of the user in this instance's
+   * snapshot of the holders under that proof, when it is loaded; else the limit (the user may hold
+   * anything), and the snapshot starts loading when there is none for the proof.
    */
-  public boolean mayHold(Campaign campaign, UserId user, PoolAdditions proof) {
-    return snapshots.mayHoldLimit(campaign, user, proof, Duration.ZERO);
+  public int heldUpToLimit(Campaign campaign, UserId user, PoolAdditions proof) {
+    return snapshots.heldUpToLimit(campaign, user, proof, Duration.ZERO);
   }
 
   /**

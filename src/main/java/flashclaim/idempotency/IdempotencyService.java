@@ -50,19 +50,43 @@ public final class IdempotencyService {
         return new Start.Proceed(new Ticket(recordId, created.get()));
       }
       Optional<IdempotencyRecord> found = store.read(recordId);
-      if (found.isPresent() && found.get().expiresAt().isAfter(now)) {
-        IdempotencyRecord record = found.get();
-        if (!record.fingerprint().equals(fingerprint)) {
-          return new Start.Mismatch();
-        }
-        return record.inFlight()
-            ? new Start.InFlight(config.retryAfter())
-            : new Start.Replay(record.response());
+      Optional<Start> answered = found.flatMap(record -> answered(record, fingerprint, now));
+      if (answered.isPresent()) {
+        return answered.get();
       }
       // Deleted between the create and the read, or expired: remove exactly the version read.
       found.ifPresent(expired -> store.deleteIf(recordId, expired.version()));
     }
     return new Start.InFlight(config.retryAfter());
+  }
+
+  /**
+   * What {@link #start} would answer a request with a key from the key's record, without writing
+   * anything: one read. {@link Start.Replay}, {@link Start.InFlight} or {@link Start.Mismatch};
+   * empty when the key has no record that counts (none, or expired), where {@link #start} would
+   * let the request proceed. For a request that does not run whatever the key holds: it is
+   * answered from the record when there is one, else as its caller decided.
+   *
+   * @throws flashclaim.StoreException when the store fails
+   */
+  public Optional<Start> lookUp(String caller, IdempotencyKey key, String fingerprint) {
+    return store
+        .read(key.recordId(caller))
+        .flatMap(record -> answered(record, fingerprint, clock.instant()));
+  }
+
+  /** The answer a live record gives a request with {@code fingerprint}; empty once it expired. */
+  private Optional<Start> answered(IdempotencyRecord record, String fingerprint, Instant now) {
+    if (!record.expiresAt().isAfter(now)) {
+      return Optional.empty();
+    }
+    if (!record.fingerprint().equals(fingerprint)) {
+      return Optional.of(new Start.Mismatch());
+    }
+    return Optional.of(
+        record.inFlight()
+            ? new Start.InFlight(config.retryAfter())
+            : new Start.Replay(record.response()));
   }
 
   /**

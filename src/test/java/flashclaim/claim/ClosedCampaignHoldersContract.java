@@ -23,7 +23,9 @@ import org.junit.jupiter.api.Test;
  * instances sharing one store: while a campaign is paused or has ended, a user who holds the limit
  * gets their own code back (200) through every instance, everyone else gets the 403 of the closure,
  * and nothing changes in the store; once an instance has read the holders, the refused claims read
- * nothing; after a resume, claims are served again. Written once; each store runs it in a subclass.
+ * nothing; after a resume, claims are served again. A repeat of a claim with its Idempotency-Key
+ * gets the first answer again, whatever the limit, and writes nothing. Written once; each store
+ * runs it in a subclass.
  */
 public abstract class ClosedCampaignHoldersContract extends MultiInstanceTest {
   private static final String PAUSED = "urn:flashclaim:problem:campaign-paused";
@@ -127,6 +129,124 @@ public abstract class ClosedCampaignHoldersContract extends MultiInstanceTest {
     assertThat(backend().coupons(campaign)).containsExactlyInAnyOrderElementsOf(before);
     assertStoreConsistent(campaign, 6);
     assertAuditOk(campaign, 6);
+  }
+
+  /**
+   * With two coupons per user, users who claimed one each with an Idempotency-Key repeat that claim
+   * while the campaign is paused: each gets the first 201 again, through every instance at once,
+   * before and after the holders are read; the same users with a new key, and users who hold
+   * nothing, get 403. No idempotency record is written and, once the holders are read, no holdings
+   * read.
+   */
+  @Test
+  void withAKeyAUserBelowTheLimitGetsTheFirstAnswerAgainWhilePaused() throws Exception {
+    assertKeyedRepeatsWhilePaused(2);
+  }
+
+  /**
+   * With one coupon per user, a holder's repeat with the first key is the first 201 again
+   * (replayed: the idempotency filter runs before the claim, as while open), and a new key gets
+   * 200 with the same code, which that key then keeps.
+   */
+  @Test
+  void withAKeyAHolderOfTheLimitGetsTheFirstAnswerAgainWhilePaused() throws Exception {
+    assertKeyedRepeatsWhilePaused(1);
+  }
+
+  /** As {@link #withAKeyAUserBelowTheLimitGetsTheFirstAnswerAgainWhilePaused}, once the campaign has ended. */
+  @Test
+  void withAKeyAUserBelowTheLimitGetsTheFirstAnswerAgainOnceEnded() throws Exception {
+    String campaign = getClass().getSimpleName().toLowerCase() + "-keyed-ends-" + System.nanoTime();
+    Instant endsAt = Instant.now().plus(Duration.ofSeconds(10));
+    Api.createCampaign(instance(0), campaign, 2, 10, null, endsAt);
+    Map<String, Api.Response> first = claimEachWithKey(campaign, 4);
+    while (Instant.now().isBefore(endsAt.plusMillis(200))) {
+      Thread.sleep(50);
+    }
+
+    assertKeyedRepeats(campaign, first, NOT_OPEN, false);
+    assertStoreConsistent(campaign, 4);
+  }
+
+  /** Six users claim one coupon each with a key, the campaign is paused, and they repeat. */
+  private void assertKeyedRepeatsWhilePaused(int perUserLimit) throws Exception {
+    String campaign = newCampaign(perUserLimit, 20);
+    Map<String, Api.Response> first = claimEachWithKey(campaign, 6);
+    assertThat(patch(campaign, true).status()).isEqualTo(200);
+    Thread.sleep(CACHE_TTL.toMillis() + 300);
+
+    assertKeyedRepeats(campaign, first, PAUSED, perUserLimit == 1);
+    assertStoreConsistent(campaign, 6);
+  }
+
+  /**
+   * Two rounds, before and after every instance has read the holders, each at once through every
+   * instance: every user of {@code first} repeats their claim with its key (the first answer again,
+   * replayed) and with a new key ({@code holdsLimit}: 200 with their code; else 403 {@code type}),
+   * beside as many users who hold nothing, with keys (403 {@code type}). The coupons and claims do
+   * not change; the idempotency records are those of the first claims and, when the users hold the
+   * limit, of each new key's 200. In the second round, refusals read no holdings.
+   */
+  private void assertKeyedRepeats(
+      String campaign, Map<String, Api.Response> first, String type, boolean holdsLimit)
+      throws Exception {
+    List<StoreBackend.StoredCoupon> coupons = backend().coupons(campaign);
+    List<String> users = List.copyOf(first.keySet());
+    int each = users.size() * INSTANCES;
+    long[] loads = perInstance(i -> closed(i).loads());
+    long[] tries = perInstance(i -> calls(i).tryClaims());
+    int newKeys = 0;
+    for (int round = 0; round < 2; round++) {
+      long[] reads = perInstance(i -> calls(i).holdings());
+      List<Claimer.Result> results = repeatWithKeys(campaign, first, "round-" + round + "-");
+      for (int n = each; n < results.size(); n++) {
+        Api.Response response = results.get(n).response();
+        String user = results.get(n).user();
+        if (n < 2 * each && holdsLimit) {
+          assertThat(response.status()).as("%s with a new key", user).isEqualTo(200);
+          assertThat(response.json().get("code")).as(user).isEqualTo(first.get(user).json().get("code"));
+          assertThat(response.header("Idempotency-Replayed")).as(user).isNull();
+        } else {
+          assertThat(response.status()).as("%s with a new key", user).isEqualTo(403);
+          assertThat(response.json().get("type")).as(user).isEqualTo(type);
+        }
+      }
+      newKeys += holdsLimit ? each : 0;
+      if (round == 0) {
+        awaitLoadsOnEveryInstance(loads);
+        // The copies of the campaign expired meanwhile: a claim through each instance reads it
+        // again, so that the next round meets the claim edge's answers, not the store path's.
+        for (int i = 0; i < INSTANCES; i++) {
+          assertThat(Claimer.claimUntilFinal(instance(i), campaign, "reader-" + i).status()).isEqualTo(403);
+        }
+      } else {
+        long holdingsReads = IntStream.range(0, INSTANCES).mapToLong(i -> calls(i).holdings() - reads[i]).sum();
+        long retries = results.stream().mapToLong(Claimer.Result::retries).sum();
+        long holderClaims = holdsLimit ? each : 0;
+        assertThat(holdingsReads).as("holdings reads: only the new keys of users who hold the limit")
+            .isBetween(holderClaims, holderClaims + retries);
+      }
+    }
+    for (int i = 0; i < INSTANCES; i++) {
+      assertThat(calls(i).tryClaims()).as("attempts to take a coupon on instance %d", i).isEqualTo(tries[i]);
+    }
+    assertThat(backend().coupons(campaign)).containsExactlyInAnyOrderElementsOf(coupons);
+    assertThat(backend().idempotencyRecords())
+        .as("idempotency records: the first claims' and the new keys' 200s")
+        .hasSize(users.size() + newKeys)
+        .allMatch(StoreBackend.StoredIdempotencyRecord::completed);
+  }
+
+  /** Users {@code user-0} to {@code user-(count - 1)} claim at once, each with a key of its own: all 201. */
+  private Map<String, Api.Response> claimEachWithKey(String campaign, int count) throws Exception {
+    List<Claimer.Result> won =
+        runAll(count, n -> () -> Claimer.claimUntilFinal(instance(n), campaign, "user-" + n, "first-user-" + n));
+    Map<String, Api.Response> first = new HashMap<>();
+    for (Claimer.Result result : won) {
+      assertThat(result.status()).as(result.user()).isEqualTo(201);
+      first.put(result.user(), result.response());
+    }
+    return first;
   }
 
   /**

@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
  * The sold-out fast path ({@link SoldOutProofs}) through {@value MultiInstanceTest#INSTANCES}
  * instances sharing one store: a pool proven empty answers 410 without a pool query, a seeding
  * through any instance makes every instance query again, and claims racing with seeding into an
- * emptied pool never get a false sold-out (G3). Written once; each store runs it in a subclass.
+ * emptied pool never get a false sold-out (G3), and a repeat of a claim with its Idempotency-Key
+ * is its first answer, not a sold-out (G4). Written once; each store runs it in a subclass.
  */
 public abstract class SoldOutFastPathContract extends MultiInstanceTest {
 
@@ -153,16 +154,7 @@ public abstract class SoldOutFastPathContract extends MultiInstanceTest {
       assertThat(won.status()).isEqualTo(201);
       codeOf.put("holder-" + i, won.code());
     }
-    // Two 410s make each instance's proof, a third (proven) starts its snapshot of the holders.
-    long[] loads = perInstance(i -> holders(i).loads());
-    for (int i = 0; i < INSTANCES; i++) {
-      for (int j = 0; j < 3; j++) {
-        assertThat(claim(i, campaign, "prover-" + i + "-" + j).status()).isEqualTo(410);
-      }
-    }
-    awaitUntil(
-        () -> IntStream.range(0, INSTANCES).allMatch(i -> holders(i).loads() > loads[i]),
-        "the holders' snapshot on every instance");
+    proveSoldOutWithHolders(campaign);
     long[] reads = perInstance(i -> storeCalls(i).holdings());
     long[] proven = perInstance(i -> proofs(i).provenSoldOuts());
 
@@ -192,6 +184,43 @@ public abstract class SoldOutFastPathContract extends MultiInstanceTest {
     }
     assertStoreConsistent(campaign, INSTANCES);
     assertAuditOk(campaign, INSTANCES);
+  }
+
+  /**
+   * G4 with keys on the fast path: with two coupons per user, users who took the last coupons with
+   * an Idempotency-Key each repeat that claim once every instance has the holders of the proven
+   * sold-out, through every instance at once: each gets their first 201 again (replayed, not a
+   * 410); the same users with a new key, and users who hold nothing, get 410 on the proof, and no
+   * idempotency record is written. (Holdings reads are not counted: a claim whose instance's copy
+   * of the campaign expired meanwhile takes the store path, which reads them first at this limit.)
+   */
+  @Test
+  void aRepeatWithItsKeyOfAUserBelowTheLimitIsTheFirstAnswerNotSoldOut() throws Exception {
+    String campaign = newCampaign(2, INSTANCES);
+    Map<String, Api.Response> first = new java.util.HashMap<>();
+    for (int i = 0; i < INSTANCES; i++) {
+      Claimer.Result won = Claimer.claimUntilFinal(instance(i), campaign, "holder-" + i, "first-holder-" + i);
+      assertThat(won.status()).isEqualTo(201);
+      first.put(won.user(), won.response());
+    }
+    proveSoldOutWithHolders(campaign);
+    long[] proven = perInstance(i -> proofs(i).provenSoldOuts());
+
+    int each = INSTANCES * INSTANCES; // every holder through every instance
+    List<Claimer.Result> results = repeatWithKeys(campaign, first, "late-");
+    for (Claimer.Result result : results.subList(each, results.size())) {
+      assertThat(result.status()).as("%s with a new key", result.user()).isEqualTo(410);
+    }
+    for (int i = 0; i < INSTANCES; i++) {
+      assertThat(proofs(i).provenSoldOuts() - proven[i])
+          .as("claims instance %d answered sold out on a proof: not the replays", i)
+          .isEqualTo(2 * each / INSTANCES);
+    }
+    assertThat(backend().idempotencyRecords())
+        .as("the first claims' records, and no other")
+        .hasSize(INSTANCES)
+        .allMatch(StoreBackend.StoredIdempotencyRecord::completed);
+    assertStoreConsistent(campaign, INSTANCES);
   }
 
   /**
@@ -272,6 +301,23 @@ public abstract class SoldOutFastPathContract extends MultiInstanceTest {
 
   /** The time a claim was sent, and its final answer. */
   private record Timed(Instant sent, Claimer.Result result) {}
+
+  /**
+   * Proves the emptied pool of {@code campaign} sold out on every instance and waits until each
+   * has its snapshot of the holders: two 410s make an instance's proof, a third (proven) starts
+   * its snapshot.
+   */
+  private void proveSoldOutWithHolders(String campaign) throws InterruptedException {
+    long[] loads = perInstance(i -> holders(i).loads());
+    for (int i = 0; i < INSTANCES; i++) {
+      for (int j = 0; j < 3; j++) {
+        assertThat(claim(i, campaign, "prover-" + i + "-" + j).status()).isEqualTo(410);
+      }
+    }
+    awaitUntil(
+        () -> IntStream.range(0, INSTANCES).allMatch(i -> holders(i).loads() > loads[i]),
+        "the holders' snapshot on every instance");
+  }
 
   /**
    * Until every instance has answered a claim from a proof: counts the proven 410s of each and

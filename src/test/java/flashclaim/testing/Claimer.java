@@ -51,13 +51,18 @@ public final class Claimer {
   }
 
   public static Result claimUntilFinal(URI instance, String campaign, String user) {
+    return claimUntilFinal(instance, campaign, user, null);
+  }
+
+  /** As {@link #claimUntilFinal(URI, String, String)}, every try with {@code key} as its Idempotency-Key. */
+  public static Result claimUntilFinal(URI instance, String campaign, String user, String key) {
     String token = Tokens.user(user);
     int conflicts = 0;
     int tooSoon = 0;
     long tooSoonSince = 0;
     String ticket = null;
     for (int attempt = 0; attempt - tooSoon < MAX_TRIES; attempt++) {
-      Api.Response response = claim(instance, campaign, token, ticket);
+      Api.Response response = claim(instance, campaign, token, ticket, key);
       boolean conflict = isConcurrentModification(response);
       boolean early = response.status() == 429;
       if (response.status() != 503 && !conflict && !early) {
@@ -92,11 +97,20 @@ public final class Claimer {
 
   /** One claim, with a ticket to send back or none. */
   public static Api.Response claim(URI instance, String campaign, String token, String ticket) {
+    return claim(instance, campaign, token, ticket, null);
+  }
+
+  /** One claim, with a ticket to send back or none, and an Idempotency-Key or none. */
+  public static Api.Response claim(
+      URI instance, String campaign, String token, String ticket, String key) {
     HttpRequest.Builder request =
         Api.request(instance, "/v1/campaigns/" + campaign + "/claims", token)
             .POST(HttpRequest.BodyPublishers.noBody());
     if (ticket != null) {
       request.header(TICKET, ticket);
+    }
+    if (key != null) {
+      request.header("Idempotency-Key", key);
     }
     return Api.send(request.build());
   }

@@ -122,6 +122,37 @@ public abstract class MultiInstanceTest {
   }
 
   /**
+   * Claims of {@code campaign} at once, {@code first.size() * INSTANCES} of each kind, through the
+   * instances in turn: every user of {@code first} through every instance with the Idempotency-Key
+   * of their first claim ({@code "first-" + user}), then the same with a new key each, then as many
+   * users who hold nothing, with keys; all named with {@code prefix}. The results come in that
+   * order; each of the first kind is asserted to be the user's first answer replayed, the same
+   * status and body.
+   */
+  protected List<Claimer.Result> repeatWithKeys(
+      String campaign, Map<String, Api.Response> first, String prefix) throws Exception {
+    List<String> users = List.copyOf(first.keySet());
+    int each = users.size() * INSTANCES;
+    List<Claimer.Result> results =
+        runAll(
+            3 * each,
+            n -> {
+              String user = n < 2 * each ? users.get(n % each / INSTANCES) : prefix + "stranger-" + n;
+              String key = n < each ? "first-" + user : prefix + "key-" + n;
+              return () -> Claimer.claimUntilFinal(instance(n), campaign, user, key);
+            });
+    for (int n = 0; n < each; n++) {
+      Api.Response repeat = results.get(n).response();
+      String what = results.get(n).user() + " through instance " + n % INSTANCES;
+      Api.Response answer = first.get(results.get(n).user());
+      assertThat(repeat.status()).as("repeat of %s", what).isEqualTo(answer.status());
+      assertThat(repeat.body()).as("repeat of %s", what).isEqualTo(answer.body());
+      assertThat(repeat.header("Idempotency-Replayed")).as("repeat of %s", what).isEqualTo("true");
+    }
+    return results;
+  }
+
+  /**
    * G1, G2, G5 read from the store: each assigned coupon has exactly one claim record that names it
    * and its holder, each claim record names an assigned coupon of that holder, no coupon is named
    * twice. A negative expected count is not checked.

@@ -32,7 +32,7 @@ final class ClaimApiDocs {
           schema = @Schema(type = "string")),
       @Parameter(in = ParameterIn.HEADER, name = ClaimEdgeFilter.APP_CHECK, description = APP_CHECK_DOC,
           schema = @Schema(type = "string"))})
-  @ApiResponse(responseCode = "201", description = "Claimed: a new coupon",
+  @ApiResponse(responseCode = "201", description = "Claimed: a new coupon; to a repeat with its Idempotency-Key, this first answer again (Idempotency-Replayed: true), also once the campaign is paused, ended or sold out",
       content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = ClaimAnswers.ClaimView.class)))
   @ApiResponse(responseCode = "200", description = "Already held: the newest coupon of a caller who holds perUserLimit, also while the campaign is paused or has ended",
       content = @Content(mediaType = ProblemDocs.JSON, schema = @Schema(implementation = ClaimAnswers.ClaimView.class)))

@@ -7,8 +7,11 @@ import flashclaim.claim.ClaimService;
 import flashclaim.http.ClaimRoute;
 import flashclaim.http.FilterOrder;
 import flashclaim.http.FilterPaths;
+import flashclaim.http.UnlessReplayed;
 import flashclaim.http.problem.InvalidInput;
 import flashclaim.http.problem.ProblemType;
+import flashclaim.idempotency.IdempotencyConfig;
+import flashclaim.idempotency.IdempotencyKey;
 import io.micronaut.core.order.Ordered;
 import io.micronaut.http.HttpRequest;
 import io.micronaut.http.HttpResponse;
@@ -18,6 +21,7 @@ import io.micronaut.http.filter.ConditionalFilter;
 import io.micronaut.http.filter.FilterContinuation;
 import java.time.Clock;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.reactivestreams.Publisher;
 import reactor.core.publisher.Flux;
 import reactor.core.publisher.Mono;
@@ -41,7 +45,11 @@ import reactor.core.publisher.Mono;
  *       holders are admitted, to get their coupon back), and a pool proven empty for a user who
  *       does not hold the limit (410). They take
  *       no admission slot and no store thread, so a sold-out storm is served at the rate of the
- *       event loops while claims that need the store keep their slots.
+ *       event loops while claims that need the store keep their slots. One exception: such a
+ *       refusal of a user who holds some coupons (fewer than the limit), for a claim with an
+ *       Idempotency-Key, may be the repeat of the claim that gave one, which is owed that claim's
+ *       answer: it goes on to admission, and in its slot the idempotency filter reads the key's
+ *       record and answers what it holds, or this refusal ({@link UnlessReplayed}).
  *   <li><b>Fair admission</b> ({@link ClaimAdmission}): a slot of the adaptive limit, waited for in
  *       order of first arrival, or 503 {@code overloaded} with the caller's ticket.
  * </ol>
@@ -59,13 +67,19 @@ final class ClaimEdgeFilter implements Ordered, ConditionalFilter {
   private final AppCheckVerifier appCheck;
   private final ClaimService claims;
   private final ClaimAdmission admission;
+  private final IdempotencyConfig idempotency;
   private final Clock clock;
 
   ClaimEdgeFilter(
-      AppCheckVerifier appCheck, ClaimService claims, ClaimAdmission admission, Clock clock) {
+      AppCheckVerifier appCheck,
+      ClaimService claims,
+      ClaimAdmission admission,
+      IdempotencyConfig idempotency,
+      Clock clock) {
     this.appCheck = appCheck;
     this.claims = claims;
     this.admission = admission;
+    this.idempotency = idempotency;
     this.clock = clock;
   }
 
@@ -91,7 +105,7 @@ final class ClaimEdgeFilter implements Ordered, ConditionalFilter {
     return Flux.concat(
             Mono.defer(() -> appCheck(request, claim)),
             Mono.defer(() -> invalidIds(request, claim)),
-            Mono.defer(() -> answerWithoutStore(claim)),
+            Mono.defer(() -> answerWithoutStore(request, claim, rest)),
             Mono.defer(() -> admission.admit(claim, rest::proceed)))
         .next();
   }
@@ -125,11 +139,37 @@ final class ClaimEdgeFilter implements Ordered, ConditionalFilter {
     }
   }
 
-  /** The answer when this instance knows it without the store; else nothing. */
-  private Mono<HttpResponse<?>> answerWithoutStore(ClaimRequest claim) {
+  /**
+   * The answer when this instance knows it without the store; else nothing. The refusal of a user
+   * who holds coupons, for a claim with an Idempotency-Key, may be a repeat of the claim that gave
+   * one: it is admitted as store work is, and the idempotency filter answers it from the key's
+   * record, or with the refusal when the key holds nothing ({@link UnlessReplayed}).
+   */
+  private Mono<HttpResponse<?>> answerWithoutStore(
+      HttpRequest<?> request,
+      ClaimRequest claim,
+      FilterContinuation<Publisher<HttpResponse<?>>> rest) {
     return Mono.fromFuture(
             claims.decideWithoutStore(claim.campaignId(), claim.userId(), claim.arrived()))
         .flatMap(Mono::justOrEmpty)
-        .map(outcome -> ClaimAnswers.of(outcome, claim.campaign(), claim.path()));
+        .flatMap(
+            refusal -> {
+              Supplier<HttpResponse<?>> answer =
+                  () ->
+                      ClaimAnswers.of(
+                          claims.answered(claim.campaignId(), refusal, claim.arrived()),
+                          claim.campaign(),
+                          claim.path());
+              if (!refusal.holdsCoupons() || !carriesKey(request)) {
+                return Mono.fromSupplier(answer);
+              }
+              UnlessReplayed.answer(request, answer);
+              return admission.admit(claim, rest::proceed);
+            });
+  }
+
+  /** Whether the request carries an Idempotency-Key that the idempotency filter will look at. */
+  private boolean carriesKey(HttpRequest<?> request) {
+    return idempotency.enabled() && request.getHeaders().contains(IdempotencyKey.HEADER);
   }
 }

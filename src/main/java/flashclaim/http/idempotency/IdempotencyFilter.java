@@ -7,6 +7,7 @@ import flashclaim.http.FilterOrder;
 import flashclaim.http.FilterPaths;
 import flashclaim.http.HttpConfig;
 import flashclaim.http.HttpExecutors;
+import flashclaim.http.UnlessReplayed;
 import flashclaim.http.body.StreamedBody;
 import flashclaim.http.problem.InvalidInput;
 import flashclaim.http.problem.Problem;
@@ -41,6 +42,7 @@ import java.security.Principal;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,6 +61,9 @@ import org.slf4j.LoggerFactory;
  *       Idempotency-Replayed: true}, without running anything (no guard, no controller).
  *   <li>A repeat with another fingerprint: 422 {@code idempotency-key-reused}; while the first is in
  *       flight: 409 {@code idempotency-key-in-use} with Retry-After.
+ *   <li>A request marked {@link UnlessReplayed} (the claim edge's refusal of a user who holds
+ *       coupons) does not start its key: one read of the record answers what it holds, as above,
+ *       and a key that holds nothing gets the marked answer. Nothing is written.
  * </ul>
  *
  * <p>Only a final result is stored ({@link IdempotencyService#isFinal}); for any other (a 5xx, an
@@ -172,9 +177,18 @@ final class IdempotencyFilter implements Ordered, ConditionalFilter {
 
   private HttpResponse<?> start(
       HttpRequest<?> request, String caller, IdempotencyKey key, String fingerprint) {
+    Optional<Supplier<HttpResponse<?>>> unlessReplayed = UnlessReplayed.of(request);
     IdempotencyService.Start start;
     try {
-      start = idempotency.start(caller, key, fingerprint);
+      if (unlessReplayed.isEmpty()) {
+        start = idempotency.start(caller, key, fingerprint);
+      } else {
+        Optional<IdempotencyService.Start> stored = idempotency.lookUp(caller, key, fingerprint);
+        if (stored.isEmpty()) {
+          return unlessReplayed.get().get();
+        }
+        start = stored.get();
+      }
     } catch (StoreException e) {
       return StoreUnavailable.response(request, e, http);
     }
