@@ -370,6 +370,17 @@ public final class FairAdmission {
   }
 
   /**
+   * A refused user came back with their ticket and was answered without admission (the pool was
+   * proven empty, or the campaign closed meanwhile): they came back as told, and count so, or a
+   * sale that ended would leave the share at 0 for the next one.
+   */
+  public void cameBack() {
+    synchronized (lock) {
+      showUps.back(clock.instant());
+    }
+  }
+
+  /**
    * The share of the refused users told to come back who did, as the book uses it (1: all, or not
    * measured yet): of the book's reach, new users are told this share.
    */

@@ -298,6 +298,37 @@ class FairAdmissionTest {
   }
 
   /**
+   * Users told to come back who come back and are answered without admission (the pool ran out
+   * meanwhile) count as returns: the share stays 1; had they not been counted, it would be 0, and
+   * the next new users would be told none of the book's wait.
+   */
+  @Test
+  void usersAnsweredWithoutAdmissionWhenTheyCameBackCountAsReturns() {
+    FairAdmission counted = withAppointments(4, 10, () -> 0.5);
+    FairAdmission uncounted = withAppointments(4, 10, () -> 0.5);
+    for (FairAdmission admission : List.of(counted, uncounted)) {
+      measureHoldTime(admission, Duration.ofMillis(100)); // a turn every 25 ms
+    }
+    Instant burst = clock.instant();
+    for (int i = 0; i < 40; i++) { // turns up to 1 s ahead
+      for (FairAdmission admission : List.of(counted, uncounted)) {
+        CompletableFuture<Entry> entry =
+            admission.enter(burst, burst.plusMillis(10)).toCompletableFuture();
+        if (entry.isDone() && entry.join() instanceof Entry.Admitted admitted) {
+          admitted.permit().release(Result.IGNORED);
+        }
+      }
+    }
+    clock.move(Duration.ofMillis(1_500));
+    for (int i = 0; i < 40; i++) {
+      counted.cameBack();
+    }
+    clock.move(Duration.ofMillis(1_600));
+    assertThat(counted.showUpShare()).isEqualTo(1);
+    assertThat(uncounted.showUpShare()).isZero();
+  }
+
+  /**
    * A burst of new users who then all went away (a load test that ended, clients that gave up)
    * leaves turns in the book for seconds ahead; once the users due back have not come, a new user
    * on the idle instance is served at once instead of being told to wait for them.

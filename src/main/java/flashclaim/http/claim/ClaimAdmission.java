@@ -82,6 +82,17 @@ final class ClaimAdmission {
             admitted -> admitted.permit().release(FairAdmission.Result.IGNORED));
   }
 
+  /**
+   * A claim answered before admission (sold out on the instance's proof, a closed campaign): one
+   * that brings back a valid ticket is a refused user who came back as told, and counts as such
+   * for the share of users who come back ({@link FairAdmission#cameBack}).
+   */
+  void answeredBefore(ClaimRequest claim) {
+    if (ticketSent(claim).isPresent()) {
+      admission.cameBack();
+    }
+  }
+
   /** Runs the rest of the request in the slot, and gives the slot back however it ends. */
   private Mono<HttpResponse<?>> inSlot(
       Supplier<Publisher<HttpResponse<?>>> rest,

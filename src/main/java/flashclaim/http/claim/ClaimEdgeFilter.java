@@ -161,6 +161,7 @@ final class ClaimEdgeFilter implements Ordered, ConditionalFilter {
                           claim.campaign(),
                           claim.path());
               if (!refusal.holdsCoupons() || !carriesKey(request)) {
+                admission.answeredBefore(claim);
                 return Mono.fromSupplier(answer);
               }
               UnlessReplayed.answer(request, answer);
