@@ -30,6 +30,11 @@ import java.time.Duration;
  *     it gains up to {@code front-end-arrival-max-age} of place
  * @param frontEndArrivalMaxAge a front end's time of arrival older than this (when the first
  *     filter runs) is ignored
+ * @param maxConnections open HTTP connections one instance holds at most: at this many it stops
+ *     accepting new ones (they wait in the kernel's accept queue, and beyond it are not
+ *     connected) until one closes. Keeps the process's open files for the store's connections
+ *     and its own, whoever opens connections; keep it well below the open files limit ({@code
+ *     ulimit -n}) and above a front end's connections to the instance. 0: no bound
  */
 @ConfigurationProperties("flashclaim.http")
 public record HttpConfig(
@@ -38,4 +43,13 @@ public record HttpConfig(
     @Bindable(defaultValue = "100ms") Duration lagProbeInterval,
     @Bindable(defaultValue = "true") boolean arrivalCountsLoopLag,
     @Bindable(defaultValue = "") String frontEndArrivalHeader,
-    @Bindable(defaultValue = "30s") Duration frontEndArrivalMaxAge) {}
+    @Bindable(defaultValue = "30s") Duration frontEndArrivalMaxAge,
+    @Bindable(defaultValue = "10000") int maxConnections) {
+
+  /** Refuses a configuration that cannot work: the service does not start with it. */
+  public HttpConfig {
+    if (maxConnections < 0) {
+      throw new IllegalStateException("flashclaim.http.max-connections must not be negative");
+    }
+  }
+}

@@ -60,6 +60,8 @@ class OperationsEndpointsTest {
         .contains("flashclaim_claim_latency_seconds_bucket{campaign=\"metered\",outcome=\"claimed\",le=\"0.1\"")
         .contains("flashclaim_claim_latency_percentiles_seconds{campaign=\"metered\",outcome=\"claimed\",quantile=\"0.99\"")
         .contains("flashclaim_http_in_flight ")
+        .contains("flashclaim_http_connections ")
+        .contains("flashclaim_http_connection_bound_reached_total 0.0")
         .contains("flashclaim_http_shed_total{reason=\"overloaded\"")
         .contains("flashclaim_http_shed_total{reason=\"shutting_down\"")
         .contains("flashclaim_admission_limit ")

@@ -28,6 +28,8 @@ import java.util.function.ToDoubleFunction;
  *       long they waited together (their quotient is the mean wait: queueing inside the service);
  *   <li>{@value #DRAIN_RATE}: slots freed per second when all are busy, from which a refused
  *       claim's Retry-After is derived;
+ *   <li>{@value #CONNECTIONS}, {@value #CONNECTION_BOUND}: HTTP connections open, and the times
+ *       the instance stopped accepting at {@code flashclaim.http.max-connections};
  *   <li>{@value #SHOW_UP_SHARE}, {@value #BOOK_RESETS}: the share of refused users who came back
  *       when told, of which the book tells new users its reach, and the times the book was given
  *       up because nobody came back;
@@ -54,6 +56,8 @@ final class HttpMeters implements MeterBinder {
   static final String WAITED = "flashclaim.admission.waited";
   static final String WAITED_SECONDS = "flashclaim.admission.waited.seconds";
   static final String DRAIN_RATE = "flashclaim.admission.drain.rate";
+  static final String CONNECTIONS = "flashclaim.http.connections";
+  static final String CONNECTION_BOUND = "flashclaim.http.connection.bound.reached";
   static final String SHOW_UP_SHARE = "flashclaim.admission.show.up.share";
   static final String BOOK_RESETS = "flashclaim.admission.book.resets";
   static final String CLAIMS_SHED = "flashclaim.admission.shed";
@@ -65,11 +69,14 @@ final class HttpMeters implements MeterBinder {
   private final LoadShedFilter http;
   private final FairAdmission claims;
   private final ClaimPacing pacing;
+  private final ConnectionBound connections;
 
-  HttpMeters(LoadShedFilter http, FairAdmission claims, ClaimPacing pacing) {
+  HttpMeters(
+      LoadShedFilter http, FairAdmission claims, ClaimPacing pacing, ConnectionBound connections) {
     this.http = http;
     this.claims = claims;
     this.pacing = pacing;
+    this.connections = connections;
   }
 
   @Override
@@ -80,6 +87,13 @@ final class HttpMeters implements MeterBinder {
         http,
         LoadShedFilter::inFlight,
         "API requests this instance is working on, waiting claims included");
+    gauge(registry, CONNECTIONS, connections, ConnectionBound::open, "HTTP connections open");
+    counter(
+        registry,
+        CONNECTION_BOUND,
+        connections,
+        ConnectionBound::pauses,
+        "times the instance stopped accepting connections at flashclaim.http.max-connections");
     shed(
         registry,
         "overloaded",
