@@ -33,6 +33,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Queue;
 import java.util.Set;
 import java.util.TreeMap;
@@ -551,7 +552,7 @@ public final class ClaimLoad {
         session.getString("baseUrl"),
         session.getString("userId"),
         attempt,
-        retryable(status) ? toldMs(session) : -1);
+        retryable(status) ? told(session).map(Duration::toMillis).orElse(-1L) : -1);
     if (tickets && session.contains("ticket")) {
       tally.ticketSent();
     }
@@ -577,19 +578,24 @@ public final class ClaimLoad {
     return session.set("done", true);
   }
 
-  /** The wait a 503 or 429 told in milliseconds (or Retry-After's seconds), -1 for none. */
-  private static long toldMs(Session session) {
+  /**
+   * The wait the last 503 or 429 told: {@value #RETRY_AFTER_MS} in milliseconds, else Retry-After's
+   * whole seconds; empty without either, or for an HTTP-date or garbage.
+   */
+  private static Optional<Duration> told(Session session) {
     try {
       if (session.contains("retryAfterMs")) {
-        return Long.parseLong(session.getString("retryAfterMs").trim());
+        return Optional.of(
+            Duration.ofMillis(Long.parseLong(session.getString("retryAfterMs").trim())));
       }
       if (session.contains("retryAfter")) {
-        return 1000 * Long.parseLong(session.getString("retryAfter").trim());
+        return Optional.of(
+            Duration.ofSeconds(Long.parseLong(session.getString("retryAfter").trim())));
       }
     } catch (RuntimeException notANumber) {
-      return -1;
+      return Optional.empty();
     }
-    return -1;
+    return Optional.empty();
   }
 
   /** A 503, or a 429 {@code retry-too-soon}: the client is told to come back. */
@@ -609,15 +615,7 @@ public final class ClaimLoad {
    * of it, capped at {@code retryPauseCapMs}. An HTTP-date or garbage waits the cap.
    */
   private Duration retryPause(Session session) {
-    Duration asked;
-    try {
-      asked =
-          session.contains("retryAfterMs")
-              ? Duration.ofMillis(Long.parseLong(session.getString("retryAfterMs").trim()))
-              : Duration.ofSeconds(Long.parseLong(session.getString("retryAfter").trim()));
-    } catch (RuntimeException notSeconds) {
-      asked = retryPauseCap;
-    }
+    Duration asked = told(session).orElse(retryPauseCap);
     if (honourRetryAfter) {
       return asked.plusMillis(ThreadLocalRandom.current().nextLong(101));
     }
