@@ -586,7 +586,7 @@ public final class FairAdmission {
       Instant place = before == null || before.getValue().isBefore(now) ? now : before.getValue();
       mine = min(place.plusNanos(step), latest);
     }
-    turnsByArrival.merge(arrival, mine, (a, b) -> a.isAfter(b) ? a : b);
+    turnsByArrival.merge(arrival, mine, FairAdmission::max);
     if (turnsByArrival.size() > MAX_REMEMBERED_TURNS) {
       turnsByArrival.pollFirstEntry();
     }

@@ -163,11 +163,14 @@ public class ClaimService {
   private Optional<Refusal> soldOutWithoutRead(
       Campaign campaign, UserId user, SoldOutProofs.Check check) {
     return check instanceof SoldOutProofs.Check.Proven proven
-        ? refusal(campaign, holders.heldUpToLimit(campaign, user, proven.proof()), new ClaimOutcome.SoldOut())
+        ? refusal(
+            campaign,
+            holders.heldUpToLimit(campaign, user, proven.proof()),
+            new ClaimOutcome.SoldOut())
         : Optional.empty();
   }
 
-  /** {@code outcome} for a user who holds {@code held} coupons (counted up to the limit), below it. */
+  /** {@code outcome} for a user who holds {@code held} coupons (counted up to the limit) below it. */
   private static Optional<Refusal> refusal(Campaign campaign, int held, ClaimOutcome outcome) {
     return held >= campaign.perUserLimit()
         ? Optional.empty()

@@ -27,6 +27,8 @@ public final class UnlessReplayed {
   /** The answer the request was marked with, if it was. */
   @SuppressWarnings("unchecked")
   public static Optional<Supplier<HttpResponse<?>>> of(HttpRequest<?> request) {
-    return request.getAttribute(ANSWER, Supplier.class).map(answer -> (Supplier<HttpResponse<?>>) answer);
+    return request
+        .getAttribute(ANSWER, Supplier.class)
+        .map(answer -> (Supplier<HttpResponse<?>>) answer);
   }
 }

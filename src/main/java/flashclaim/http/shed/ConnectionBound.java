@@ -15,10 +15,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A bound on the HTTP connections one instance holds open ({@code
- * flashclaim.http.max-connections}):
- * when that many are open, the listening sockets stop accepting (as Tomcat's {@code
- * maxConnections} does), so further connections wait in the kernel's accept queue, and beyond it
- * are not connected, until one closes. Without it, clients that open connections faster than the
+ * flashclaim.http.max-connections}): when that many are open, the listening sockets stop accepting
+ * (as Tomcat's {@code maxConnections} does), so further connections wait in the kernel's accept
+ * queue, and beyond it are not connected, until one closes. Without it, clients that open connections faster than the
  * instance answers (an overload, or a stranger holding connections open) take every open file of
  * the process, the store's connections and the instance's own included. Connections close when
  * their client closes them, when they stay idle for {@code micronaut.server.idle-timeout}, or after
