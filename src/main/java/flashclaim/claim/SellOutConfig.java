@@ -18,11 +18,11 @@ import java.time.Duration;
  * @param staleAfter a forecast from a stock read this old no longer counts
  * @param maxCampaigns campaigns one instance forecasts at once; beyond it the least recently used
  *     is forgotten
- * @param spread of a refused user's wait in the book beyond that latest turn, the share still
- *     told (0 to 1): users whose turns come after the expected sell-out come back in the order of
- *     their turns, compressed into this share of the time, rather than all at the same moment,
- *     where their order would be whatever order their returns are read in (0: all at the latest
- *     turn; 1: the book's turns, as without a forecast)
+ * @param spacing how users whose turns come after the expected sell-out are spread after it: each
+ *     is told the latest turn plus the time between the first such user's first arrival and theirs,
+ *     times this (2: they come back in the order they first came, at half the rate; 0: all at the
+ *     latest turn, where their order would be whatever order their returns are read in), and never
+ *     later than their turn in the book
  */
 @ConfigurationProperties("flashclaim.claim.sell-out")
 public record SellOutConfig(
@@ -31,7 +31,7 @@ public record SellOutConfig(
     @Bindable(defaultValue = "1s") Duration margin,
     @Bindable(defaultValue = "5s") Duration staleAfter,
     @Bindable(defaultValue = "1000") int maxCampaigns,
-    @Bindable(defaultValue = "0.1") double spread) {
+    @Bindable(defaultValue = "2") double spacing) {
 
   /** Refuses a configuration that cannot work: the service does not start with it. */
   public SellOutConfig {
@@ -40,10 +40,10 @@ public record SellOutConfig(
         || margin.isNegative()
         || staleAfter.compareTo(interval) <= 0
         || maxCampaigns < 1
-        || !(spread >= 0 && spread <= 1)) {
+        || !(spacing >= 0 && spacing <= 10)) {
       throw new IllegalStateException(
           "flashclaim.claim.sell-out: interval must be positive, margin not negative, stale-after"
-              + " longer than the interval, max-campaigns at least 1, spread between 0 and 1");
+              + " longer than the interval, max-campaigns at least 1, spacing between 0 and 10");
     }
   }
 }

@@ -14,7 +14,6 @@ import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.LongAdder;
-import java.util.function.UnaryOperator;
 
 /**
  * When a campaign's pool is expected to run out, as this instance sees its stock fall: the
@@ -23,10 +22,10 @@ import java.util.function.UnaryOperator;
  * would tell a refused new user a turn beyond their wait: a user whose turn in the appointment
  * book comes after the pool is gone is told to come back then, plus {@code margin}, and learns the
  * outcome then (sold out, or a coupon that someone before them did not come back for), rather
- * than at a turn up to {@code max-retry-after} away. Such users keep the order of their turns:
- * each is told the latest turn plus {@code spread} of the part of their turn beyond it, so that
- * when the forecast was early and coupons remain, they come back one after another in the order
- * they clicked rather than all at once.
+ * than at a turn up to {@code max-retry-after} away. Such users come back as they came: each is
+ * told the latest turn plus the time between the first such user's first arrival and theirs
+ * (times {@code spacing}), so that they return one after another in the order they clicked, at
+ * a rate bound to the rate they clicked at (half of it by default), rather than all at once.
  *
  * <p>Never blocks: an answer comes from the last reads, and a read that is due starts on the I/O
  * pool (at most one per campaign at a time, and at most one per {@code interval}). No forecast
@@ -57,26 +56,31 @@ public class SellOutForecast {
   /**
    * What to tell a refused new user of {@code campaign} whose turn in the book comes after their
    * wait: their turn, or, when it comes after the latest turn worth telling ({@link #latestTurn}),
-   * that latest turn plus {@code spread} of the rest ({@link #spreadBeyond}). Asks for the
-   * forecast only when applied.
+   * that latest turn plus the time between the first arrival of the first such user and theirs,
+   * times {@code spacing} ({@link #spacedBeyond}). Asks for the forecast only when called.
    */
-  public UnaryOperator<Instant> turnToTell(CampaignId campaign) {
-    return turn ->
-        latestTurn(campaign)
-            .map(latest -> spreadBeyond(latest, turn, clock.instant(), config.spread()))
-            .orElse(turn);
+  public Instant tell(CampaignId campaign, Instant turn, Instant arrival) {
+    Optional<Instant> latest = latestTurn(campaign);
+    Watch watch = watches.get(campaign, Watch::new);
+    if (latest.isEmpty()) {
+      watch.noneBeyond();
+      return turn;
+    }
+    if (!turn.isAfter(latest.get())) {
+      return turn;
+    }
+    return spacedBeyond(latest.get(), watch.firstBeyond(arrival), arrival, config.spacing());
   }
 
   /**
-   * A turn after {@code latest} (or after {@code now}, if that is later) compressed to {@code
-   * spread} of its distance beyond it; an earlier turn as it is. Turns keep their order.
+   * {@code latest} plus the time from {@code firstArrival} (of the first user told a turn beyond
+   * it) to {@code arrival}, times {@code spacing}: such users come back in the order they first
+   * came, at that rate over {@code spacing}, not all at one moment.
    */
-  public static Instant spreadBeyond(Instant latest, Instant turn, Instant now, double spread) {
-    Instant from = latest.isAfter(now) ? latest : now;
-    if (!turn.isAfter(from)) {
-      return turn;
-    }
-    return from.plusNanos(Math.round(Duration.between(from, turn).toNanos() * spread));
+  public static Instant spacedBeyond(
+      Instant latest, Instant firstArrival, Instant arrival, double spacing) {
+    long since = Math.max(0, Duration.between(firstArrival, arrival).toNanos());
+    return latest.plusNanos(Math.round(since * spacing));
   }
 
   /**
@@ -88,7 +92,7 @@ public class SellOutForecast {
     if (!config.enabled()) {
       return Optional.empty();
     }
-    Watch watch = watches.get(campaign, id -> new Watch(id));
+    Watch watch = watches.get(campaign, Watch::new);
     Instant now = clock.instant();
     if (watch.readDue(now)) {
       try {
@@ -114,9 +118,24 @@ public class SellOutForecast {
     private long lastRemaining;
     /** Coupons taken per second between the last reads; NaN until two reads saw the stock fall. */
     private double perSecond = Double.NaN;
+    /** The first arrival of the first user told a turn beyond the forecast; null: none yet. */
+    private Instant firstBeyond;
 
     Watch(CampaignId campaign) {
       this.campaign = campaign;
+    }
+
+    /** The first arrival of the first user told a turn beyond the forecast: this one if none yet. */
+    synchronized Instant firstBeyond(Instant arrival) {
+      if (firstBeyond == null) {
+        firstBeyond = arrival;
+      }
+      return firstBeyond;
+    }
+
+    /** No forecast stands: the next user beyond one is the first again. */
+    synchronized void noneBeyond() {
+      firstBeyond = null;
     }
 
     synchronized boolean readDue(Instant now) {
@@ -147,6 +166,7 @@ public class SellOutForecast {
     synchronized void saw(long remaining, Instant at) {
       if (lastAt != null && remaining > lastRemaining) {
         perSecond = Double.NaN; // coupons were added: the old rate says nothing now
+        firstBeyond = null;
       } else if (lastAt != null && at.isAfter(lastAt)) {
         double rate = (lastRemaining - remaining) / (Duration.between(lastAt, at).toNanos() / 1e9);
         perSecond = Double.isNaN(perSecond) ? rate : (perSecond + rate) / 2;

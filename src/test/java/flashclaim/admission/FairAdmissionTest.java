@@ -22,7 +22,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
-import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -372,8 +371,8 @@ class FairAdmissionTest {
     measureHoldTime(admission, Duration.ofMillis(400)); // a turn every 400 ms
     Instant now = clock.instant();
     AtomicInteger asked = new AtomicInteger();
-    UnaryOperator<Instant> latest =
-        turn -> {
+    FairAdmission.TurnToTell latest =
+        (turn, arrival) -> {
           asked.incrementAndGet();
           return now.plusMillis(1_000);
         };
@@ -387,10 +386,44 @@ class FairAdmissionTest {
     assertThat(refused(admission.enter(now, now.plusMillis(500), latest)).retryAfter())
         .as("its own turn, 1,200 ms, comes after the latest")
         .isEqualTo(Duration.ofMillis(1_000));
-    assertThat(refused(admission.enter(now, now.plusMillis(500), turn -> turn)).retryAfter())
+    assertThat(refused(admission.enter(now, now.plusMillis(500), FairAdmission.TurnToTell.AS_BOOKED)).retryAfter())
         .as("the book went on: 1,600 ms")
         .isEqualTo(Duration.ofMillis(1_600));
     assertThat(asked).hasValue(2);
+  }
+
+  /**
+   * What a new user is told is never earlier than what a new user who arrived before them was
+   * told: a forecast of the sell-out that moves earlier (the stock fell fast for a moment) would
+   * otherwise send later clicks back before earlier ones. A user who arrived earlier than those
+   * told is not held to it.
+   */
+  @Test
+  void aLaterUserIsNeverToldAnEarlierMomentThanAnEarlierUser() {
+    FairAdmission admission = withAppointments(1, 10, () -> 0.5);
+    measureHoldTime(admission, Duration.ofMillis(400)); // a turn every 400 ms
+    Instant now = clock.instant();
+    admitted(admission.enter(now, now.plusMillis(500)));
+
+    assertThat(
+            refused(admission.enter(now, now.plusMillis(500), (turn, arrival) -> now.plusMillis(700)))
+                .retryAfter())
+        .as("its turn, 800 ms, told as the forecast says")
+        .isEqualTo(Duration.ofMillis(700));
+    assertThat(
+            refused(admission.enter(now, now.plusMillis(500), (turn, arrival) -> now.plusMillis(300)))
+                .retryAfter())
+        .as("the forecast moved earlier: no earlier than the user before")
+        .isEqualTo(Duration.ofMillis(700));
+    assertThat(
+            refused(
+                    admission.enter(
+                        now.minusSeconds(1),
+                        now.plusMillis(200),
+                        (turn, arrival) -> now.plusMillis(300)))
+                .retryAfter())
+        .as("an earlier arrival, read later (its turn 400 ms, its wait 200 ms), is not held to it")
+        .isEqualTo(Duration.ofMillis(300));
   }
 
   /**

@@ -52,8 +52,9 @@ import java.util.Random;
  * the wait of delayMs: a new user's first arrival is that moment; the wait still counts from when
  * the service sees the attempt), sellOutFactor (0: new users beyond their wait are told their turn in
  * the book; above 0: no later than the pool's end forecast at that multiple of when it would end
- * at capacity, plus 1 s, and sellOutSpread (0.1, {@code flashclaim.claim.sell-out.spread}) of the
- * rest of their turn, as {@link SellOutForecast} tells them).
+ * at capacity, plus 1 s, and the time since the first arrival of the first user told so times
+ * sellOutSpacing (2, {@code flashclaim.claim.sell-out.spacing}), as {@link SellOutForecast} tells
+ * them).
  */
 public final class AdmissionModel {
   private static final Instant T0 = Instant.parse("2026-11-25T00:00:00Z");
@@ -74,7 +75,9 @@ public final class AdmissionModel {
   private final boolean frontEnd;
   /** When users are told the pool runs out, as a multiple of when it would at capacity; 0: never. */
   private final double sellOutFactor;
-  private final double sellOutSpread;
+  private final double sellOutSpacing;
+  /** The first arrival of the first user told a turn beyond the forecast; null: none yet. */
+  private Instant firstBeyond;
   private final long capacityNanosPerCoupon;
   /** One admission per instance; a user's attempt k goes to instance (user + k) mod their number. */
   private final FairAdmission[] admissions;
@@ -115,9 +118,9 @@ public final class AdmissionModel {
       long minRetryMs,
       boolean frontEnd,
       double sellOutFactor,
-      double sellOutSpread) {
+      double sellOutSpacing) {
     this.sellOutFactor = sellOutFactor;
-    this.sellOutSpread = sellOutSpread;
+    this.sellOutSpacing = sellOutSpacing;
     this.capacityNanosPerCoupon = Math.round(serviceMs * 1e6 / (limit * (double) instances));
     this.precise = precise;
     this.frontEnd = frontEnd;
@@ -204,7 +207,7 @@ public final class AdmissionModel {
             Long.parseLong(given.getOrDefault("minRetryMs", "1000")),
             Boolean.parseBoolean(given.getOrDefault("frontEnd", "false")),
             Double.parseDouble(given.getOrDefault("sellOutFactor", "0")),
-            Double.parseDouble(given.getOrDefault("sellOutSpread", "0.1")));
+            Double.parseDouble(given.getOrDefault("sellOutSpacing", "2")));
     System.out.println(model.run());
   }
 
@@ -316,14 +319,20 @@ public final class AdmissionModel {
    * A turn beyond the forecast sell-out (the pool's end at capacity, times sellOutFactor, plus 1 s,
    * as SellOutForecast's margin) told as SellOutForecast tells it; every turn as it is without one.
    */
-  private Instant turnToTell(Instant turn) {
+  private Instant turnToTell(Instant turn, Instant arrival) {
     if (sellOutFactor <= 0) {
       return turn;
     }
     Instant now = clock.instant();
     Instant end = T0.plusNanos(Math.round(sellOutFactor * coupons * capacityNanosPerCoupon));
     Instant latest = (end.isAfter(now) ? end : now).plusSeconds(1);
-    return SellOutForecast.spreadBeyond(latest, turn, now, sellOutSpread);
+    if (!turn.isAfter(latest)) {
+      return turn;
+    }
+    if (firstBeyond == null) {
+      firstBeyond = arrival;
+    }
+    return SellOutForecast.spacedBeyond(latest, firstBeyond, arrival, sellOutSpacing);
   }
 
   private void answered(int user) {

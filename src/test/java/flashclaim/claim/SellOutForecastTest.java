@@ -12,7 +12,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,7 +22,7 @@ class SellOutForecastTest {
   private static final CampaignId SALE = new CampaignId("sale");
   private static final Instant T0 = Instant.parse("2026-11-26T02:00:00Z");
   private static final SellOutConfig CONFIG =
-      new SellOutConfig(true, Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(5), 10, 0.1);
+      new SellOutConfig(true, Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(5), 10, 1);
 
   private final MovableClock clock = new MovableClock(T0);
   private final Pool pool = new Pool();
@@ -50,24 +49,51 @@ class SellOutForecastTest {
   }
 
   /**
-   * Users whose turns come after the latest turn worth telling are told it plus a tenth of the
-   * rest: their turns keep their order, compressed, instead of all being the same moment; a turn
-   * before it is told as it is, and without a forecast every turn is.
+   * Users whose turns come after the latest turn worth telling are told it plus the time between
+   * the first such user's first arrival and theirs: they come back in the order and at the rate
+   * they came, not all at one moment; a turn before it is told as it is, and without a forecast
+   * every turn is.
    */
   @Test
-  void turnsBeyondTheLatestKeepTheirOrderCompressed() {
-    UnaryOperator<Instant> tell = forecast.turnToTell(SALE);
-    assertThat(tell.apply(T0.plusSeconds(20))).as("no forecast yet").isEqualTo(T0.plusSeconds(20));
+  void usersBeyondTheLatestComeBackSpacedAsTheyArrived() {
+    assertThat(forecast.tell(SALE, T0.plusSeconds(20), T0))
+        .as("no forecast yet")
+        .isEqualTo(T0.plusSeconds(20));
     readFallingStock(1_000, 800); // latest turn: 6 s after T0, as above
-    assertThat(tell.apply(T0.plusSeconds(3))).isEqualTo(T0.plusSeconds(3));
-    assertThat(tell.apply(T0.plusSeconds(16))).isEqualTo(T0.plusSeconds(7));
-    assertThat(tell.apply(T0.plusSeconds(26))).isEqualTo(T0.plusSeconds(8));
-    assertThat(SellOutForecast.spreadBeyond(T0, T0.plusSeconds(10), T0.plusSeconds(2), 0.5))
-        .as("a latest turn already past counts from now")
+    Instant first = T0.plusMillis(300);
+    assertThat(forecast.tell(SALE, T0.plusSeconds(3), T0)).isEqualTo(T0.plusSeconds(3));
+    assertThat(forecast.tell(SALE, T0.plusSeconds(16), first))
+        .as("the first beyond: the latest turn")
         .isEqualTo(T0.plusSeconds(6));
-    assertThat(SellOutForecast.spreadBeyond(T0, T0.plusSeconds(10), T0, 0))
-        .as("no spread: everyone the latest turn")
+    assertThat(forecast.tell(SALE, T0.plusSeconds(26), first.plusMillis(250)))
+        .isEqualTo(T0.plusSeconds(6).plusMillis(250));
+    assertThat(forecast.tell(SALE, T0.plusSeconds(27), first.minusMillis(100)))
+        .as("read after a later arrival: no earlier than the first")
+        .isEqualTo(T0.plusSeconds(6));
+    assertThat(SellOutForecast.spacedBeyond(T0, T0, T0.plusSeconds(2), 0.5))
+        .isEqualTo(T0.plusSeconds(1));
+    assertThat(SellOutForecast.spacedBeyond(T0, T0, T0.plusSeconds(2), 0))
+        .as("no spacing: everyone the latest turn")
         .isEqualTo(T0);
+  }
+
+  /** Once the forecast stands no longer, the next user beyond a new one is the first again. */
+  @Test
+  void theFirstUserBeyondStartsOverWithANewForecast() {
+    readFallingStock(1_000, 800);
+    assertThat(forecast.tell(SALE, T0.plusSeconds(16), T0)).isEqualTo(T0.plusSeconds(6));
+    clock.move(Duration.ofSeconds(6)); // the reads are stale: no forecast
+    assertThat(forecast.tell(SALE, T0.plusSeconds(30), T0.plusSeconds(5)))
+        .isEqualTo(T0.plusSeconds(30));
+    runReads(); // the stock read again
+    clock.move(Duration.ofSeconds(1));
+    pool.remaining.set(600);
+    forecast.latestTurn(SALE);
+    runReads(); // and a second later: a forecast again
+    Instant latest = forecast.latestTurn(SALE).orElseThrow();
+    assertThat(forecast.tell(SALE, latest.plusSeconds(20), T0.plusSeconds(7)))
+        .as("counted from its own first arrival, not the old one")
+        .isEqualTo(latest);
   }
 
   @Test

@@ -71,7 +71,9 @@ final class ClaimAdmission {
             sent.isPresent()
                 ? admission.enterAgain(arrival, waitUntil)
                 : admission.enter(
-                    arrival, waitUntil, sellOut.turnToTell(claim.campaignId())))
+                    arrival,
+                    waitUntil,
+                    (turn, first) -> sellOut.tell(claim.campaignId(), turn, first)))
         .flatMap(
             entry ->
                 entry instanceof FairAdmission.Entry.Admitted admitted
