@@ -42,7 +42,12 @@ import java.util.List;
  *     a random part of up to this fraction of it, and of at least one second (Retry-After counts
  *     whole seconds), so that refused clients do not come back all at once
  * @param serviceTimeSmoothing weight (0 to 1) of the newest claim in the running mean of how long a
- *     claim holds its slot, from which the drain rate (limit / mean hold) is derived
+ *     claim holds its slot, from which the drain rate (limit / mean hold) is derived while it has
+ *     not been measured
+ * @param drainWindow the drain rate is measured as slots freed per second while claims wait for
+ *     one, over about this much of the latest such time (an exponentially weighted window); it
+ *     stands for ten windows after the last such time, then the limit over the mean hold counts
+ *     again
  * @param ticketSecret the HMAC key of the {@code Flashclaim-Ticket}, at least 32 bytes, the same on
  *     every instance (env {@code FLASHCLAIM_ADMISSION_TICKET_SECRET})
  * @param ticketTtl how long after a user's first arrival their ticket keeps their place
@@ -64,6 +69,7 @@ public record AdmissionConfig(
     @Bindable(defaultValue = "1s") Duration minRetryAfter,
     @Bindable(defaultValue = "0.5") double retryJitter,
     @Bindable(defaultValue = "0.05") double serviceTimeSmoothing,
+    @Bindable(defaultValue = "1s") Duration drainWindow,
     @Bindable(defaultValue = DEVELOPMENT_SECRET) String ticketSecret,
     @Bindable(defaultValue = "10m") Duration ticketTtl,
     @Bindable(defaultValue = "true") boolean appointments) {
@@ -104,6 +110,8 @@ public record AdmissionConfig(
     require(
         serviceTimeSmoothing > 0 && serviceTimeSmoothing <= 1,
         "flashclaim.admission.service-time-smoothing must be above 0 and at most 1");
+    require(
+        drainWindow.toMillis() >= 1, "flashclaim.admission.drain-window must be at least 1 ms");
   }
 
   private static void require(boolean condition, String message) {

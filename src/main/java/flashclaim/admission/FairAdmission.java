@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>its expected turn comes after the end of its wait ({@link Reason#DEADLINE}): its place in
- *       line divided by the drain rate, the limit over the mean time a claim holds its slot;
+ *       line divided by the drain rate: slots freed per second while claims wait for one, or,
+ *       until that is measured, the limit over the mean time a claim holds its slot;
  *   <li>{@code maxQueued} claims wait already and it arrived after all of them ({@link
  *       Reason#QUEUE_FULL}); if it arrived earlier, the latest arrival gives up its place instead;
  *   <li>the instance drains for shutdown ({@link Reason#SHUTTING_DOWN}).
@@ -44,8 +45,8 @@ import org.slf4j.LoggerFactory;
  * A claim still waiting at the end of its wait is refused then ({@link Reason#DEADLINE}).
  *
  * <p>With appointments (the default), a new user, one who comes without a ticket, is also given
- * the next turn in the instance's appointment book: one drain interval (the mean hold over the
- * limit) after the turn of the new user before it, or after now if the book has run out. A user
+ * the next turn in the instance's appointment book: one drain interval (one over the drain rate)
+ * after the turn of the new user before it, or after now if the book has run out. A user
  * whose turn comes after the end of their wait is refused at once and told that turn as
  * Retry-After, so that users come back in the order they first came, each at about the time the
  * instance will have served everyone before them, and a later user is never told an earlier turn.
@@ -156,6 +157,19 @@ public final class FairAdmission {
   private boolean draining;
   /** Mean seconds a claim holds its slot; NaN until one has; guarded by {@code lock}. */
   private double meanHoldSeconds = Double.NaN;
+  /** Slots freed while claims waited, weighted by how recent; guarded by {@code lock}. */
+  private double busyFrees;
+  /** The time between those, weighted alike; guarded by {@code lock}. */
+  private double busySeconds;
+  /** The last slot freed while claims waited; null after one freed while none did; guarded. */
+  private Instant lastBusyFree;
+  /** When a slot was last freed while claims waited; guarded by {@code lock}. */
+  private Instant lastBusyAt = Instant.EPOCH;
+  private final double drainWindowSeconds;
+  /** Fewer slots freed while claims waited (weighted) than this measure no drain rate. */
+  private static final double MIN_BUSY_FREES = 20;
+  /** A measured drain rate stands this many windows after the last slot freed while claims waited. */
+  private static final int DRAIN_WINDOWS_VALID = 10;
   /** Whether new users are given appointments (see the class comment). */
   private final boolean appointments;
   /** The turn of the last new user given an appointment; guarded by {@code lock}. */
@@ -204,6 +218,7 @@ public final class FairAdmission {
     this.minRetryAfter = config.minRetryAfter();
     this.retryJitter = config.retryJitter();
     this.smoothing = config.serviceTimeSmoothing();
+    this.drainWindowSeconds = config.drainWindow().toNanos() / 1e9;
     this.clock = clock;
     this.timer = timer;
     this.random = random;
@@ -438,11 +453,50 @@ public final class FairAdmission {
     return waitedNanos.sum() / 1e9;
   }
 
-  /** Slots freed per second when all are busy (the limit over the mean hold); 0 until measured. */
+  /**
+   * Slots freed per second when all are busy: as measured while claims waited for one, or else the
+   * limit over the mean hold; 0 until a claim has been measured.
+   */
   public double drainRate() {
     synchronized (lock) {
-      return Double.isNaN(meanHoldSeconds) ? 0 : limit() / meanHoldSeconds;
+      double perSlot = secondsPerSlot(clock.instant());
+      return Double.isNaN(perSlot) ? 0 : 1 / perSlot;
     }
+  }
+
+  /**
+   * Seconds between two slots freed when all are busy: as measured over the latest time that
+   * claims waited for one ({@code drain-window}), while that stands; else the mean hold over the
+   * limit (which misjudges it when the limit moves, or claims hold their slots longer while they
+   * wait for the cores); NaN until a claim has been measured. Must hold {@code lock}.
+   */
+  private double secondsPerSlot(Instant now) {
+    if (busyFrees >= MIN_BUSY_FREES
+        && Duration.between(lastBusyAt, now).toNanos() / 1e9
+            <= DRAIN_WINDOWS_VALID * drainWindowSeconds) {
+      return busySeconds / busyFrees;
+    }
+    return Double.isNaN(meanHoldSeconds) ? Double.NaN : meanHoldSeconds / limit();
+  }
+
+  /**
+   * Counts a slot freed at {@code now} by a claim that ran, when claims wait for it: the time
+   * since the last such slot, if claims waited all along, is a sample of the drain. Must hold
+   * {@code lock}, before the waiting claims are admitted.
+   */
+  private void freed(Instant now, boolean ran) {
+    if (!ran || queue.isEmpty()) {
+      lastBusyFree = null; // a slot may stay free now: the next gap says nothing of the drain
+      return;
+    }
+    if (lastBusyFree != null) {
+      double gap = Duration.between(lastBusyFree, now).toNanos() / 1e9;
+      double keep = Math.exp(-gap / drainWindowSeconds);
+      busySeconds = busySeconds * keep + gap;
+      busyFrees = busyFrees * keep + 1;
+      lastBusyAt = now;
+    }
+    lastBusyFree = now;
   }
 
   private void released(Permit permit, Result result) {
@@ -456,13 +510,15 @@ public final class FairAdmission {
       // Only claims that ran teach the drain rate: a claim that failed or timed out with the
       // store (frozen, unreachable) held its slot until its deadline, and learning from it would
       // tell every user refused during the outage to come back long after the store returns.
+      Instant now = clock.instant();
       if (result == Result.SUCCESS) {
-        double held = Duration.between(permit.admittedAt, clock.instant()).toNanos() / 1e9;
+        double held = Duration.between(permit.admittedAt, now).toNanos() / 1e9;
         meanHoldSeconds =
             Double.isNaN(meanHoldSeconds)
                 ? held
                 : meanHoldSeconds + smoothing * (held - meanHoldSeconds);
       }
+      freed(now, result == Result.SUCCESS);
       admitWhileFree(effects);
     }
     run(effects);
@@ -597,7 +653,8 @@ public final class FairAdmission {
     }
     Instant latest = now.plus(maxRetryAfter);
     Instant after = bookedUntil.isAfter(now) ? bookedUntil : now;
-    long step = Math.round((Double.isNaN(meanHoldSeconds) ? 0 : meanHoldSeconds / limit()) * 1e9);
+    double perSlot = secondsPerSlot(now);
+    long step = Math.round((Double.isNaN(perSlot) ? 0 : perSlot) * 1e9);
     bookedUntil = min(after.plusNanos(step), latest);
     // a user who arrived before users already booked takes the turn after the last of them who
     // arrived no later (or the next one, if that has passed); everyone booked after it is a step
@@ -686,7 +743,8 @@ public final class FairAdmission {
    * over the drain rate; 0 while the drain rate is unknown. Must hold {@code lock}.
    */
   private double expectedWaitSeconds(int ahead) {
-    return Double.isNaN(meanHoldSeconds) ? 0 : (ahead + 1) * meanHoldSeconds / limit();
+    double perSlot = secondsPerSlot(clock.instant());
+    return Double.isNaN(perSlot) ? 0 : (ahead + 1) * perSlot;
   }
 
   /**

@@ -57,7 +57,8 @@ public class SellOutForecast {
    * What to tell a refused new user of {@code campaign} whose turn in the book comes after their
    * wait: their turn, or, when it comes after the latest turn worth telling ({@link #latestTurn}),
    * that latest turn plus the time between the first arrival of the first such user and theirs,
-   * times {@code spacing} ({@link #spacedBeyond}). Asks for the forecast only when called.
+   * times {@code spacing} ({@link #spacedBeyond}); while the forecast stands, from no earlier a
+   * latest turn than such users were told before. Asks for the forecast only when called.
    */
   public Instant tell(CampaignId campaign, Instant turn, Instant arrival) {
     Optional<Instant> latest = latestTurn(campaign);
@@ -66,10 +67,7 @@ public class SellOutForecast {
       watch.noneBeyond();
       return turn;
     }
-    if (!turn.isAfter(latest.get())) {
-      return turn;
-    }
-    return spacedBeyond(latest.get(), watch.firstBeyond(arrival), arrival, config.spacing());
+    return watch.tell(latest.get(), turn, arrival, config.spacing());
   }
 
   /**
@@ -120,22 +118,35 @@ public class SellOutForecast {
     private double perSecond = Double.NaN;
     /** The first arrival of the first user told a turn beyond the forecast; null: none yet. */
     private Instant firstBeyond;
+    /** The latest turn those users were told from; null: none yet. */
+    private Instant latestTold;
 
     Watch(CampaignId campaign) {
       this.campaign = campaign;
     }
 
-    /** The first arrival of the first user told a turn beyond the forecast: this one if none yet. */
-    synchronized Instant firstBeyond(Instant arrival) {
+    /**
+     * What to tell a user whose turn comes after {@code latest}: see {@link SellOutForecast#tell}.
+     * Once users were told a latest turn, later ones are told no earlier one while it stands: a
+     * forecast that moved earlier (the stock fell fast for a moment) would send them back before
+     * users who clicked earlier, or all at the moment of those users.
+     */
+    synchronized Instant tell(Instant latest, Instant turn, Instant arrival, double spacing) {
+      Instant from = latestTold != null && latestTold.isAfter(latest) ? latestTold : latest;
+      if (!turn.isAfter(from)) {
+        return turn;
+      }
       if (firstBeyond == null) {
         firstBeyond = arrival;
       }
-      return firstBeyond;
+      latestTold = from;
+      return spacedBeyond(from, firstBeyond, arrival, spacing);
     }
 
     /** No forecast stands: the next user beyond one is the first again. */
     synchronized void noneBeyond() {
       firstBeyond = null;
+      latestTold = null;
     }
 
     synchronized boolean readDue(Instant now) {
@@ -167,6 +178,7 @@ public class SellOutForecast {
       if (lastAt != null && remaining > lastRemaining) {
         perSecond = Double.NaN; // coupons were added: the old rate says nothing now
         firstBeyond = null;
+        latestTold = null;
       } else if (lastAt != null && at.isAfter(lastAt)) {
         double rate = (lastRemaining - remaining) / (Duration.between(lastAt, at).toNanos() / 1e9);
         perSecond = Double.isNaN(perSecond) ? rate : (perSecond + rate) / 2;

@@ -6,10 +6,13 @@ import static org.assertj.core.api.Assertions.within;
 import flashclaim.admission.FairAdmission.Entry;
 import flashclaim.admission.FairAdmission.Reason;
 import flashclaim.admission.FairAdmission.Result;
+import com.netflix.concurrency.limits.limit.SettableLimit;
+import com.netflix.concurrency.limits.limiter.SimpleLimiter;
 import flashclaim.testing.MovableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -665,10 +668,48 @@ class FairAdmissionTest {
       AdmissionConfig config =
           new AdmissionConfig(
               limit, 20, 8, 64, 16, Duration.ZERO, Duration.ofSeconds(2), Duration.ofSeconds(30), Duration.ZERO,
-              0.5, 0.05,
+              0.5, 0.05, Duration.ofSeconds(1),
               AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), true);
       assertThat(AdmissionFactory.limiter(config).getLimit()).as(limit).isEqualTo(20);
     }
+  }
+
+  /**
+   * The drain rate is the slots freed per second while claims wait for one, as measured, not the
+   * limit over the mean hold: here four slots free one every 25 ms (40 a second), each claim held
+   * 100 ms; when the adaptive limit then falls to 1, the limit over the mean hold would say 10 a
+   * second and tell every new user a turn four times too late. Ten windows after claims last
+   * waited, the measure no longer stands.
+   */
+  @Test
+  void theDrainRateIsMeasuredWhileClaimsWaitNotDerivedFromTheLimit() {
+    SettableLimit limit = SettableLimit.startingAt(4);
+    FairAdmission admission =
+        new FairAdmission(
+            config(4, 100, true),
+            SimpleLimiter.newBuilder().limit(limit).build(),
+            clock,
+            timer,
+            () -> 0.5);
+    ArrayDeque<FairAdmission.Permit> running = new ArrayDeque<>();
+    List<CompletionStage<Entry>> waiting = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      running.add(admitted(admission.enterAgain(clock.instant(), LATER)));
+      clock.move(Duration.ofMillis(25));
+    }
+    for (int i = 0; i < 60; i++) {
+      waiting.add(admission.enterAgain(clock.instant(), LATER));
+    }
+    for (int i = 0; i < 50; i++) { // each runs 100 ms; one ends every 25 ms
+      running.poll().release(Result.SUCCESS);
+      running.add(admitted(waiting.get(i)));
+      clock.move(Duration.ofMillis(25));
+    }
+    limit.setLimit(1);
+    assertThat(admission.drainRate()).isCloseTo(40, within(2.0));
+
+    clock.move(Duration.ofSeconds(11));
+    assertThat(admission.drainRate()).as("the limit over the mean hold again").isCloseTo(10, within(0.5));
   }
 
   /** Admits and releases one claim held for {@code hold}, so that the drain rate is measured. */
@@ -689,12 +730,15 @@ class FairAdmissionTest {
 
   private FairAdmission admission(
       int limit, int maxQueued, DoubleSupplier random, boolean appointments) {
-    AdmissionConfig config =
-        new AdmissionConfig(
-            "fixed", limit, 1, limit, maxQueued, Duration.ZERO, Duration.ofSeconds(2),
-            Duration.ofSeconds(30), Duration.ZERO, 0.5, 1,
-            AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), appointments);
+    AdmissionConfig config = config(limit, maxQueued, appointments);
     return new FairAdmission(config, AdmissionFactory.limiter(config), clock, timer, random);
+  }
+
+  private static AdmissionConfig config(int limit, int maxQueued, boolean appointments) {
+    return new AdmissionConfig(
+        "fixed", limit, 1, limit, maxQueued, Duration.ZERO, Duration.ofSeconds(2),
+        Duration.ofSeconds(30), Duration.ZERO, 0.5, 1, Duration.ofSeconds(1),
+        AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), appointments);
   }
 
   private static FairAdmission.Permit admitted(CompletionStage<Entry> entry) {

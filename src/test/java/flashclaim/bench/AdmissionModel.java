@@ -153,6 +153,7 @@ public final class AdmissionModel {
             Duration.ofMillis(minRetryMs),
             0.5,
             0.05,
+            Duration.ofSeconds(1),
             AdmissionConfig.DEVELOPMENT_SECRET,
             Duration.ofMinutes(10),
             appointments);

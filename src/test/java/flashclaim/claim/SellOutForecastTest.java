@@ -77,6 +77,24 @@ class SellOutForecastTest {
         .isEqualTo(T0);
   }
 
+  /**
+   * A forecast that moves earlier (the stock fell faster for a moment) does not tell a later user
+   * an earlier moment than users before them were told; one that moves later does.
+   */
+  @Test
+  void usersBeyondAreNotToldEarlierWhenTheForecastMovesEarlier() {
+    readFallingStock(1_000, 800); // latest turn: 6 s after T0
+    Instant first = T0.plusMillis(300);
+    assertThat(forecast.tell(SALE, T0.plusSeconds(16), first)).isEqualTo(T0.plusSeconds(6));
+    clock.move(Duration.ofSeconds(1));
+    pool.remaining.set(400); // 400 in a second: 300 a second on average, gone 1.33 s after now
+    forecast.latestTurn(SALE);
+    runReads();
+    assertThat(forecast.latestTurn(SALE).orElseThrow()).isBefore(T0.plusSeconds(6));
+    assertThat(forecast.tell(SALE, T0.plusSeconds(20), first.plusMillis(100)))
+        .isEqualTo(T0.plusSeconds(6).plusMillis(100));
+  }
+
   /** Once the forecast stands no longer, the next user beyond a new one is the first again. */
   @Test
   void theFirstUserBeyondStartsOverWithANewForecast() {
