@@ -165,6 +165,10 @@ public final class FairAdmission {
   private Instant lastBusyFree;
   /** When a slot was last freed while claims waited; guarded by {@code lock}. */
   private Instant lastBusyAt = Instant.EPOCH;
+  /** Every slot freed by a claim that ran, weighted by how recent; guarded by {@code lock}. */
+  private double frees;
+  /** When a slot was last freed by a claim that ran; guarded by {@code lock}. */
+  private Instant lastFreeAt = Instant.EPOCH;
   private final double drainWindowSeconds;
   /** Fewer slots freed while claims waited (weighted) than this measure no drain rate. */
   private static final double MIN_BUSY_FREES = 20;
@@ -468,15 +472,26 @@ public final class FairAdmission {
    * Seconds between two slots freed when all are busy: as measured over the latest time that
    * claims waited for one ({@code drain-window}), while that stands; else the mean hold over the
    * limit (which misjudges it when the limit moves, or claims hold their slots longer while they
-   * wait for the cores); NaN until a claim has been measured. Must hold {@code lock}.
+   * wait for the cores); never more than between the slots freed over the last window, waiting
+   * or not. NaN until a claim has been measured. Must hold {@code lock}.
    */
   private double secondsPerSlot(Instant now) {
+    double perSlot;
     if (busyFrees >= MIN_BUSY_FREES
         && Duration.between(lastBusyAt, now).toNanos() / 1e9
             <= DRAIN_WINDOWS_VALID * drainWindowSeconds) {
-      return busySeconds / busyFrees;
+      perSlot = busySeconds / busyFrees;
+    } else {
+      perSlot = Double.isNaN(meanHoldSeconds) ? Double.NaN : meanHoldSeconds / limit();
     }
-    return Double.isNaN(meanHoldSeconds) ? Double.NaN : meanHoldSeconds / limit();
+    // the slots freed per second over the last window, waiting or not, are a floor of the drain: a
+    // rate measured in a slow moment (a cold start) is not kept while the instance serves faster
+    // (from at least as many slots as a measure needs: one slot just freed is no rate)
+    double recent =
+        frees * Math.exp(-Duration.between(lastFreeAt, now).toNanos() / 1e9 / drainWindowSeconds);
+    return recent >= MIN_BUSY_FREES && !(perSlot < drainWindowSeconds / recent)
+        ? drainWindowSeconds / recent
+        : perSlot;
   }
 
   /**
@@ -485,6 +500,11 @@ public final class FairAdmission {
    * {@code lock}, before the waiting claims are admitted.
    */
   private void freed(Instant now, boolean ran) {
+    if (ran) {
+      double since = Duration.between(lastFreeAt, now).toNanos() / 1e9;
+      frees = frees * Math.exp(-since / drainWindowSeconds) + 1;
+      lastFreeAt = now;
+    }
     if (!ran || queue.isEmpty()) {
       lastBusyFree = null; // a slot may stay free now: the next gap says nothing of the drain
       return;

@@ -712,6 +712,36 @@ class FairAdmissionTest {
     assertThat(admission.drainRate()).as("the limit over the mean hold again").isCloseTo(10, within(0.5));
   }
 
+  /**
+   * A drain rate measured in a slow moment (a sale's cold first second) is not kept while the
+   * instance then serves faster without claims waiting: the slots freed over the last window are
+   * its floor.
+   */
+  @Test
+  void theDrainRateIsNeverBelowTheSlotsFreedOverTheLastWindow() {
+    FairAdmission admission = admission(1, 100, () -> 0.5);
+    FairAdmission.Permit running = admitted(admission.enterAgain(clock.instant(), LATER));
+    List<CompletionStage<Entry>> waiting = new ArrayList<>();
+    for (int i = 0; i < 30; i++) {
+      waiting.add(admission.enterAgain(clock.instant(), LATER));
+    }
+    for (CompletionStage<Entry> next : waiting) { // 100 ms each, claims waiting: 10 a second
+      clock.move(Duration.ofMillis(100));
+      running.release(Result.SUCCESS);
+      running = admitted(next);
+    }
+    clock.move(Duration.ofMillis(100));
+    running.release(Result.SUCCESS);
+    assertThat(admission.drainRate()).isCloseTo(10, within(0.5));
+
+    for (int i = 0; i < 100; i++) { // then 10 ms each, nobody waiting: 100 a second
+      FairAdmission.Permit alone = admitted(admission.enterAgain(clock.instant(), LATER));
+      clock.move(Duration.ofMillis(10));
+      alone.release(Result.SUCCESS);
+    }
+    assertThat(admission.drainRate()).isGreaterThan(60);
+  }
+
   /** Admits and releases one claim held for {@code hold}, so that the drain rate is measured. */
   private void measureHoldTime(FairAdmission admission, Duration hold) {
     FairAdmission.Permit permit = admitted(admission.enter(clock.instant(), LATER));
