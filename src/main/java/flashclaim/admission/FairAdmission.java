@@ -194,15 +194,6 @@ public final class FairAdmission {
    * click an earlier turn. Kept apart from the book, which holds this instance's own turns only.
    */
   private Instant floorUntil = Instant.EPOCH;
-  /**
-   * The latest moment a new user refused for their turn was told, and that user's first arrival;
-   * guarded by {@code lock}. A user who arrived no earlier is told no earlier moment, whatever
-   * {@link TurnToTell} says now: a sell-out forecast that moved earlier would otherwise send later
-   * clicks back before earlier ones.
-   */
-  private Instant toldUntil = Instant.EPOCH;
-
-  private Instant toldUntilArrival = Instant.EPOCH;
   /** How far beyond now the other instances' books reach ({@link FleetOrder}); zero alone. */
   private volatile Supplier<Duration> fleetFloor = () -> Duration.ZERO;
 
@@ -246,9 +237,8 @@ public final class FairAdmission {
   /**
    * Admits, as {@link #enter(Instant, Instant)}, the claim of a new user whose turn, when it comes
    * after their wait, is told as {@code turnToTell} says (asked only then; never later than the
-   * turn, nor before now, nor before what a new user who arrived no later was told): e.g. no later
-   * than about when the campaign's pool is expected to be gone, so that a later turn does not keep
-   * them waiting for nothing.
+   * turn, nor before now): e.g. no later than about when the campaign's pool is expected to be
+   * gone, so that a later turn does not keep them waiting for nothing.
    */
   public CompletionStage<Entry> enter(
       Instant arrival, Instant waitUntil, TurnToTell turnToTell) {
@@ -285,15 +275,12 @@ public final class FairAdmission {
             bookedUntil = now; // nobody is coming back for the turns it holds
             turnsByArrival.clear();
             floorUntil = now;
-            toldUntil = now;
           }
           Instant turn = book(now, floor, arrival);
           if (turn.isAfter(waitUntil)) {
+            Instant tell = max(now, min(turnToTell.tell(turn, arrival), turn));
             return CompletableFuture.completedFuture(
-                told(
-                    Reason.DEADLINE,
-                    capped(Duration.between(now, tell(turn, arrival, now, turnToTell))),
-                    now));
+                told(Reason.DEADLINE, capped(Duration.between(now, tell)), now));
           }
         }
       }
@@ -694,22 +681,6 @@ public final class FairAdmission {
     }
     Instant turn = now.plus(told(Duration.between(now, mine), now));
     return turn.isBefore(floorUntil) ? floorUntil : turn;
-  }
-
-  /**
-   * What a new user refused for {@code turn} is told: what {@code turnToTell} says, but never
-   * later than the turn, nor before now, nor before what a new user who arrived no later was told.
-   * Must hold {@code lock}.
-   */
-  private Instant tell(Instant turn, Instant arrival, Instant now, TurnToTell turnToTell) {
-    Instant said = turnToTell.tell(turn, arrival);
-    if (!arrival.isBefore(toldUntilArrival) && said.isBefore(toldUntil)) {
-      said = toldUntil;
-    }
-    Instant tell = max(now, min(said, turn));
-    toldUntil = max(toldUntil, tell);
-    toldUntilArrival = max(toldUntilArrival, arrival);
-    return tell;
   }
 
   private static Instant min(Instant a, Instant b) {

@@ -64,7 +64,7 @@ public class SellOutForecast {
     Optional<Instant> latest = latestTurn(campaign);
     Watch watch = watches.get(campaign, Watch::new);
     if (latest.isEmpty()) {
-      watch.noneBeyond();
+      watch.noneBeyond(turn);
       return turn;
     }
     return watch.tell(latest.get(), turn, arrival, config.spacing());
@@ -120,6 +120,8 @@ public class SellOutForecast {
     private Instant firstBeyond;
     /** The latest turn those users were told from; null: none yet. */
     private Instant latestTold;
+    /** The latest turn told as the book gave it; null: none yet. */
+    private Instant asBooked;
 
     Watch(CampaignId campaign) {
       this.campaign = campaign;
@@ -127,13 +129,23 @@ public class SellOutForecast {
 
     /**
      * What to tell a user whose turn comes after {@code latest}: see {@link SellOutForecast#tell}.
-     * Once users were told a latest turn, later ones are told no earlier one while it stands: a
-     * forecast that moved earlier (the stock fell fast for a moment) would send them back before
-     * users who clicked earlier, or all at the moment of those users.
+     * Later users are told no earlier a latest turn than earlier ones, nor one before a turn told
+     * as the book gave it: a forecast that moved earlier (the stock fell fast for a moment), or
+     * that came after the book had told turns beyond it, would send later clicks back before
+     * earlier ones, or all at the moment of the last of them.
      */
     synchronized Instant tell(Instant latest, Instant turn, Instant arrival, double spacing) {
-      Instant from = latestTold != null && latestTold.isAfter(latest) ? latestTold : latest;
+      Instant from = latest;
+      if (latestTold != null && latestTold.isAfter(from)) {
+        from = latestTold;
+      }
+      if (asBooked != null && asBooked.isAfter(from)) {
+        from = asBooked;
+      }
       if (!turn.isAfter(from)) {
+        if (asBooked == null || turn.isAfter(asBooked)) {
+          asBooked = turn;
+        }
         return turn;
       }
       if (firstBeyond == null) {
@@ -143,10 +155,13 @@ public class SellOutForecast {
       return spacedBeyond(from, firstBeyond, arrival, spacing);
     }
 
-    /** No forecast stands: the next user beyond one is the first again. */
-    synchronized void noneBeyond() {
+    /** No forecast stands: {@code turn} is told as booked, and the next user beyond is the first. */
+    synchronized void noneBeyond(Instant turn) {
       firstBeyond = null;
       latestTold = null;
+      if (asBooked == null || turn.isAfter(asBooked)) {
+        asBooked = turn;
+      }
     }
 
     synchronized boolean readDue(Instant now) {

@@ -396,40 +396,6 @@ class FairAdmissionTest {
   }
 
   /**
-   * What a new user is told is never earlier than what a new user who arrived before them was
-   * told: a forecast of the sell-out that moves earlier (the stock fell fast for a moment) would
-   * otherwise send later clicks back before earlier ones. A user who arrived earlier than those
-   * told is not held to it.
-   */
-  @Test
-  void aLaterUserIsNeverToldAnEarlierMomentThanAnEarlierUser() {
-    FairAdmission admission = withAppointments(1, 10, () -> 0.5);
-    measureHoldTime(admission, Duration.ofMillis(400)); // a turn every 400 ms
-    Instant now = clock.instant();
-    admitted(admission.enter(now, now.plusMillis(500)));
-
-    assertThat(
-            refused(admission.enter(now, now.plusMillis(500), (turn, arrival) -> now.plusMillis(700)))
-                .retryAfter())
-        .as("its turn, 800 ms, told as the forecast says")
-        .isEqualTo(Duration.ofMillis(700));
-    assertThat(
-            refused(admission.enter(now, now.plusMillis(500), (turn, arrival) -> now.plusMillis(300)))
-                .retryAfter())
-        .as("the forecast moved earlier: no earlier than the user before")
-        .isEqualTo(Duration.ofMillis(700));
-    assertThat(
-            refused(
-                    admission.enter(
-                        now.minusSeconds(1),
-                        now.plusMillis(200),
-                        (turn, arrival) -> now.plusMillis(300)))
-                .retryAfter())
-        .as("an earlier arrival, read later (its turn 400 ms, its wait 200 ms), is not held to it")
-        .isEqualTo(Duration.ofMillis(300));
-  }
-
-  /**
    * A fleet floor (the furthest turn other instances told, here 5 s ahead) delays new users: one
    * whose wait ends before it is refused at once and told the floor; later new users too, though
    * their own turns (50 ms each here) come sooner; a returning user is not affected and takes the

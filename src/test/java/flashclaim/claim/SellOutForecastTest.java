@@ -56,9 +56,9 @@ class SellOutForecastTest {
    */
   @Test
   void usersBeyondTheLatestComeBackSpacedAsTheyArrived() {
-    assertThat(forecast.tell(SALE, T0.plusSeconds(20), T0))
+    assertThat(forecast.tell(SALE, T0.plusSeconds(2), T0))
         .as("no forecast yet")
-        .isEqualTo(T0.plusSeconds(20));
+        .isEqualTo(T0.plusSeconds(2));
     readFallingStock(1_000, 800); // latest turn: 6 s after T0, as above
     Instant first = T0.plusMillis(300);
     assertThat(forecast.tell(SALE, T0.plusSeconds(3), T0)).isEqualTo(T0.plusSeconds(3));
@@ -95,14 +95,29 @@ class SellOutForecastTest {
         .isEqualTo(T0.plusSeconds(6).plusMillis(100));
   }
 
+  /**
+   * A forecast that comes after the book told turns beyond it tells the users after them no
+   * earlier moment: they are spaced after the last turn told as booked, not all told it.
+   */
+  @Test
+  void usersBeyondAreToldNoEarlierThanTurnsAlreadyToldAsBooked() {
+    Instant booked = T0.plusSeconds(8);
+    assertThat(forecast.tell(SALE, booked, T0)).as("no forecast yet").isEqualTo(booked);
+    readFallingStock(1_000, 800); // latest turn: 6 s after T0
+    Instant first = T0.plusMillis(300);
+    assertThat(forecast.tell(SALE, T0.plusSeconds(16), first)).isEqualTo(booked);
+    assertThat(forecast.tell(SALE, T0.plusSeconds(17), first.plusMillis(100)))
+        .isEqualTo(booked.plusMillis(100));
+  }
+
   /** Once the forecast stands no longer, the next user beyond a new one is the first again. */
   @Test
   void theFirstUserBeyondStartsOverWithANewForecast() {
     readFallingStock(1_000, 800);
     assertThat(forecast.tell(SALE, T0.plusSeconds(16), T0)).isEqualTo(T0.plusSeconds(6));
     clock.move(Duration.ofSeconds(6)); // the reads are stale: no forecast
-    assertThat(forecast.tell(SALE, T0.plusSeconds(30), T0.plusSeconds(5)))
-        .isEqualTo(T0.plusSeconds(30));
+    assertThat(forecast.tell(SALE, T0.plusSeconds(7), T0.plusSeconds(5)))
+        .isEqualTo(T0.plusSeconds(7));
     runReads(); // the stock read again
     clock.move(Duration.ofSeconds(1));
     pool.remaining.set(600);
