@@ -48,6 +48,11 @@ import java.util.List;
  *     one, over about this much of the latest such time (an exponentially weighted window); it
  *     stands for ten windows after the last such time, then the limit over the mean hold counts
  *     again
+ * @param bookHeadroom the appointment book gives new users turns at this many times the drain
+ *     rate (at least 1): turns told a little early bring users back to a line that is seldom
+ *     empty, which keeps the drain measured and takes a faster drain as it comes, and a book that
+ *     ran ahead of the drain (an estimate that lagged a sale's rising first seconds) runs out
+ *     again instead of staying ahead; a user told early waits in line for their turn
  * @param ticketSecret the HMAC key of the {@code Flashclaim-Ticket}, at least 32 bytes, the same on
  *     every instance (env {@code FLASHCLAIM_ADMISSION_TICKET_SECRET})
  * @param ticketTtl how long after a user's first arrival their ticket keeps their place
@@ -70,6 +75,7 @@ public record AdmissionConfig(
     @Bindable(defaultValue = "0.5") double retryJitter,
     @Bindable(defaultValue = "0.05") double serviceTimeSmoothing,
     @Bindable(defaultValue = "1s") Duration drainWindow,
+    @Bindable(defaultValue = "1.2") double bookHeadroom,
     @Bindable(defaultValue = DEVELOPMENT_SECRET) String ticketSecret,
     @Bindable(defaultValue = "10m") Duration ticketTtl,
     @Bindable(defaultValue = "true") boolean appointments) {
@@ -112,6 +118,9 @@ public record AdmissionConfig(
         "flashclaim.admission.service-time-smoothing must be above 0 and at most 1");
     require(
         drainWindow.toMillis() >= 1, "flashclaim.admission.drain-window must be at least 1 ms");
+    require(
+        bookHeadroom >= 1 && bookHeadroom <= 10,
+        "flashclaim.admission.book-headroom must be between 1 and 10");
   }
 
   private static void require(boolean condition, String message) {

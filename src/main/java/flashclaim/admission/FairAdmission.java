@@ -170,6 +170,8 @@ public final class FairAdmission {
   /** When a slot was last freed by a claim that ran; guarded by {@code lock}. */
   private Instant lastFreeAt = Instant.EPOCH;
   private final double drainWindowSeconds;
+  /** New users' turns are booked at this many times the drain rate. */
+  private final double bookHeadroom;
   /** Fewer slots freed while claims waited (weighted) than this measure no drain rate. */
   private static final double MIN_BUSY_FREES = 20;
   /** A measured drain rate stands this many windows after the last slot freed while claims waited. */
@@ -214,6 +216,7 @@ public final class FairAdmission {
     this.retryJitter = config.retryJitter();
     this.smoothing = config.serviceTimeSmoothing();
     this.drainWindowSeconds = config.drainWindow().toNanos() / 1e9;
+    this.bookHeadroom = config.bookHeadroom();
     this.clock = clock;
     this.timer = timer;
     this.random = random;
@@ -661,7 +664,7 @@ public final class FairAdmission {
     Instant latest = now.plus(maxRetryAfter);
     Instant after = bookedUntil.isAfter(now) ? bookedUntil : now;
     double perSlot = secondsPerSlot(now);
-    long step = Math.round((Double.isNaN(perSlot) ? 0 : perSlot) * 1e9);
+    long step = Math.round((Double.isNaN(perSlot) ? 0 : perSlot / bookHeadroom) * 1e9);
     bookedUntil = min(after.plusNanos(step), latest);
     // a user who arrived before users already booked takes the turn after the last of them who
     // arrived no later (or the next one, if that has passed); everyone booked after it is a step

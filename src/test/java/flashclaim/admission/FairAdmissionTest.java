@@ -634,7 +634,7 @@ class FairAdmissionTest {
       AdmissionConfig config =
           new AdmissionConfig(
               limit, 20, 8, 64, 16, Duration.ZERO, Duration.ofSeconds(2), Duration.ofSeconds(30), Duration.ZERO,
-              0.5, 0.05, Duration.ofSeconds(1),
+              0.5, 0.05, Duration.ofSeconds(1), 1.0,
               AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), true);
       assertThat(AdmissionFactory.limiter(config).getLimit()).as(limit).isEqualTo(20);
     }
@@ -733,7 +733,7 @@ class FairAdmissionTest {
   private static AdmissionConfig config(int limit, int maxQueued, boolean appointments) {
     return new AdmissionConfig(
         "fixed", limit, 1, limit, maxQueued, Duration.ZERO, Duration.ofSeconds(2),
-        Duration.ofSeconds(30), Duration.ZERO, 0.5, 1, Duration.ofSeconds(1),
+        Duration.ofSeconds(30), Duration.ZERO, 0.5, 1, Duration.ofSeconds(1), 1.0,
         AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), appointments);
   }
 

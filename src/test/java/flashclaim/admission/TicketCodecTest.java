@@ -116,6 +116,7 @@ class TicketCodecTest {
     return new AdmissionConfig(
         "fixed", 1, 1, 1, 0, Duration.ZERO, Duration.ofSeconds(2), Duration.ofSeconds(30), Duration.ZERO, 0.5, 1,
         Duration.ofSeconds(1),
+        1.0,
         secret,
         Duration.ofMinutes(10), true);
   }

@@ -54,7 +54,7 @@ import java.util.Random;
  * the book; above 0: no later than the pool's end forecast at that multiple of when it would end
  * at capacity, plus 1 s, and the time since the first arrival of the first user told so times
  * sellOutSpacing (2, {@code flashclaim.claim.sell-out.spacing}), as {@link SellOutForecast} tells
- * them).
+ * them), headroom (1.2, {@code flashclaim.admission.book-headroom}).
  */
 public final class AdmissionModel {
   private static final Instant T0 = Instant.parse("2026-11-25T00:00:00Z");
@@ -118,7 +118,8 @@ public final class AdmissionModel {
       long minRetryMs,
       boolean frontEnd,
       double sellOutFactor,
-      double sellOutSpacing) {
+      double sellOutSpacing,
+      double headroom) {
     this.sellOutFactor = sellOutFactor;
     this.sellOutSpacing = sellOutSpacing;
     this.capacityNanosPerCoupon = Math.round(serviceMs * 1e6 / (limit * (double) instances));
@@ -154,6 +155,7 @@ public final class AdmissionModel {
             0.5,
             0.05,
             Duration.ofSeconds(1),
+            headroom,
             AdmissionConfig.DEVELOPMENT_SECRET,
             Duration.ofMinutes(10),
             appointments);
@@ -208,7 +210,8 @@ public final class AdmissionModel {
             Long.parseLong(given.getOrDefault("minRetryMs", "1000")),
             Boolean.parseBoolean(given.getOrDefault("frontEnd", "false")),
             Double.parseDouble(given.getOrDefault("sellOutFactor", "0")),
-            Double.parseDouble(given.getOrDefault("sellOutSpacing", "2")));
+            Double.parseDouble(given.getOrDefault("sellOutSpacing", "2")),
+            Double.parseDouble(given.getOrDefault("headroom", "1.2")));
     System.out.println(model.run());
   }
 
