@@ -25,9 +25,9 @@ import java.util.List;
  *     connection of the load balancer's front end, which bounds them per instance (Cloud Run's
  *     concurrency, at most 1,000): keep the claims running and waiting well below that bound, or
  *     new clicks queue in front of the instance, unseen and out of order
- * @param workReserve the part of a claim's deadline ({@code flashclaim.claim.deadline}, counted
- *     from its arrival) kept for its store work: a claim waits for a slot at most until its
- *     deadline less this reserve
+ * @param workReserve the least part of a claim's deadline ({@code flashclaim.claim.deadline},
+ *     counted from its arrival) kept for its store work: a claim waits for a slot at most until its
+ *     deadline less this reserve, or less the mean time a claim holds its slot if that is longer
  * @param maxWait the longest a claim waits for a slot, counted from its arrival (and never past
  *     the deadline less {@code workReserve}): a user whose turn comes later is told it at once
  *     ({@code Flashclaim-Retry-After-Ms}); shorter waits hold a front end's connections more

@@ -447,6 +447,15 @@ public final class FairAdmission {
     return waitedNanos.sum() / 1e9;
   }
 
+  /** The mean time a claim that ran held its slot; zero until one has. */
+  public Duration expectedHold() {
+    synchronized (lock) {
+      return Double.isNaN(meanHoldSeconds)
+          ? Duration.ZERO
+          : Duration.ofNanos(Math.round(meanHoldSeconds * 1e9));
+    }
+  }
+
   /**
    * Slots freed per second when all are busy: as measured while claims waited for one, or else the
    * limit over the mean hold; 0 until a claim has been measured.

@@ -23,7 +23,8 @@ import reactor.core.publisher.Mono;
  * FairAdmission} before its store work. It runs at once while the adaptive limit has room;
  * otherwise it waits, without a thread, in order of its user's first arrival, until a slot is free
  * or its wait ends ({@code flashclaim.admission.max-wait} after it arrived, and at most {@code
- * flashclaim.claim.deadline} less {@code flashclaim.admission.work-reserve}); or it is refused at
+ * flashclaim.claim.deadline} less the time its store work is expected to take, at least {@code
+ * flashclaim.admission.work-reserve}); or it is refused at
  * once with 503 {@code overloaded} when its turn could not come in time or too many wait before
  * it.
  *
@@ -41,8 +42,9 @@ final class ClaimAdmission {
 
   private final FairAdmission admission;
   private final TicketCodec tickets;
-  /** The longest a claim waits for a slot after it arrived: both bounds, from the settings. */
-  private final Duration longestWait;
+  private final Duration deadline;
+  private final Duration workReserve;
+  private final Duration maxWait;
   private final SellOutForecast sellOut;
 
   ClaimAdmission(
@@ -53,17 +55,31 @@ final class ClaimAdmission {
       SellOutForecast sellOut) {
     this.admission = admission;
     this.tickets = tickets;
-    Duration inDeadline = claims.deadline().minus(config.workReserve());
-    this.longestWait =
-        inDeadline.compareTo(config.maxWait()) < 0 ? inDeadline : config.maxWait();
+    this.deadline = claims.deadline();
+    this.workReserve = config.workReserve();
+    this.maxWait = config.maxWait();
     this.sellOut = sellOut;
+  }
+
+  /**
+   * The longest a claim waits for a slot after it arrived: {@code max-wait}, and no later than its
+   * deadline less the time its store work is expected to take (the mean time a claim holds its
+   * slot), or less {@code work-reserve} if that is longer. A claim admitted later would hold a slot
+   * only to be answered {@code busy} at its deadline, its store work cut short: with three
+   * instances on one busy store, claims held their slots 0.3 s and more, and the first users of a
+   * sale were answered {@code busy} three times in a row.
+   */
+  private Duration longestWait() {
+    Duration hold = admission.expectedHold();
+    Duration inDeadline = deadline.minus(hold.compareTo(workReserve) > 0 ? hold : workReserve);
+    return inDeadline.compareTo(maxWait) < 0 ? inDeadline : maxWait;
   }
 
   /** The claim's answer: {@code rest} of the request run in a slot, or a refusal with its ticket. */
   Mono<HttpResponse<?>> admit(ClaimRequest claim, Supplier<Publisher<HttpResponse<?>>> rest) {
     Optional<Ticket> sent = ticketSent(claim);
     Ticket ticket = sent.orElseGet(() -> tickets.first(claim.seen()));
-    Instant waitUntil = claim.arrived().plus(longestWait);
+    Instant waitUntil = claim.arrived().plus(longestWait());
     Instant arrival = ticket.arrivalNoLaterThan(claim.seen());
     // Cancelled (the client went away) while it waits, the claim leaves the line; a slot that
     // arrives just as it is cancelled is discarded, and given back.
