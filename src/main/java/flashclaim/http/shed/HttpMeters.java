@@ -141,7 +141,8 @@ final class HttpMeters implements MeterBinder {
         DRAIN_RATE,
         claims,
         FairAdmission::drainRate,
-        "slots freed per second when all are busy (limit / mean hold)");
+        "slots freed per second while claims wait for one, as measured (the limit over the mean"
+            + " hold until then)");
     gauge(
         registry,
         SHOW_UP_SHARE,
