@@ -1021,6 +1021,12 @@ def describe_phases(run_dir, run, outcome, answers, samples, checks, out):
                 cal["outOfCoupons"] == 0,
                 f"the calibration's pool lasted (410s: {cal['outOfCoupons']}; else raise --calibration-coupons)",
             )
+            refused = sum(v for k, v in cal["statuses"].items() if k.startswith("503"))
+            checks.completion(
+                refused == 0,
+                f"the calibration refused no claim (503s: {refused}; a refusal there lowers the capacity "
+                "that sets the offered rate, and the run is not at 3x)",
+            )
         rate = run.get("offeredRate")
         if rate:
             out(

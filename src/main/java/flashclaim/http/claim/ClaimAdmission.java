@@ -70,8 +70,14 @@ final class ClaimAdmission {
    * sale were answered {@code busy} three times in a row.
    */
   private Duration longestWait() {
-    Duration hold = admission.expectedHold();
-    Duration inDeadline = deadline.minus(hold.compareTo(workReserve) > 0 ? hold : workReserve);
+    return longestWait(deadline, workReserve, maxWait, admission.expectedHold());
+  }
+
+  /** See {@link #longestWait()}: from the settings and the mean hold. */
+  static Duration longestWait(
+      Duration deadline, Duration workReserve, Duration maxWait, Duration meanHold) {
+    Duration inDeadline =
+        deadline.minus(meanHold.compareTo(workReserve) > 0 ? meanHold : workReserve);
     return inDeadline.compareTo(maxWait) < 0 ? inDeadline : maxWait;
   }
 
