@@ -715,8 +715,8 @@ public final class FairAdmission {
 
   /**
    * Counts a refusal of a claim with {@code ahead} claims before it in line. With appointments it
-   * is told its expected turn, as its place in line says; without, that turn plus jitter. Must
-   * hold {@code lock}.
+   * is told its expected turn, as its place in line says, and the book reaches at least to it;
+   * without, that turn plus jitter. Must hold {@code lock}.
    */
   private Entry.Refused refusal(Reason reason, int ahead, Instant now) {
     Duration retryAfter;
@@ -727,6 +727,12 @@ public final class FairAdmission {
     } else {
       Duration expected = Duration.ofNanos(Math.round(expectedWaitSeconds(ahead) * 1e9));
       retryAfter = capped(expected.compareTo(minRetryAfter) < 0 ? minRetryAfter : expected);
+      // their return is booked: a new user who comes meanwhile is told a turn after it, and does
+      // not take, while they are away, the place they are told to come back to
+      Instant back = now.plus(retryAfter);
+      if (back.isAfter(bookedUntil)) {
+        bookedUntil = back;
+      }
     }
     return told(reason, retryAfter, now);
   }

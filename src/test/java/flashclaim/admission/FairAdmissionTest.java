@@ -396,6 +396,29 @@ class FairAdmissionTest {
   }
 
   /**
+   * A returning user refused from the line (here: the line was full and they came last of those in
+   * it) is told to come back at their expected turn, and that return is booked: a new user who
+   * comes while they are away is told a turn after it, instead of finding the book short of it.
+   */
+  @Test
+  void aReturnToldFromTheLineIsBookedAheadOfLaterNewUsers() {
+    FairAdmission admission = withAppointments(1, 2, () -> 0.5);
+    measureHoldTime(admission, Duration.ofMillis(100));
+    Instant now = clock.instant();
+    admitted(admission.enter(now, now.plusMillis(500))); // a new user, booked 100 ms ahead
+    admission.enterAgain(T0.plusMillis(1), LATER); // returning users, in line
+    admission.enterAgain(T0.plusMillis(2), LATER);
+    Entry.Refused full = refused(admission.enterAgain(T0.plusMillis(3), LATER));
+    assertThat(full.reason()).isEqualTo(Reason.QUEUE_FULL);
+    assertThat(full.retryAfter()).as("two before it: 300 ms").isEqualTo(Duration.ofMillis(300));
+
+    Entry.Refused later = refused(admission.enter(now, now.plusMillis(250)));
+    assertThat(later.retryAfter())
+        .as("a turn after the return booked for the user refused from the line")
+        .isGreaterThan(full.retryAfter());
+  }
+
+  /**
    * A fleet floor (the furthest turn other instances told, here 5 s ahead) delays new users: one
    * whose wait ends before it is refused at once and told the floor; later new users too, though
    * their own turns (50 ms each here) come sooner; a returning user is not affected and takes the
