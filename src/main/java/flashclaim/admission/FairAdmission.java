@@ -157,6 +157,11 @@ public final class FairAdmission {
   private boolean draining;
   /** Mean seconds a claim holds its slot; NaN until one has; guarded by {@code lock}. */
   private double meanHoldSeconds = Double.NaN;
+  /**
+   * The same mean hold, for readers outside the lock (each claim's wait is bounded by it before it
+   * enters); zero until a claim has run.
+   */
+  private volatile Duration expectedHold = Duration.ZERO;
   /** Slots freed while claims waited, weighted by how recent; guarded by {@code lock}. */
   private double busyFrees;
   /** The time between those, weighted alike; guarded by {@code lock}. */
@@ -300,7 +305,7 @@ public final class FairAdmission {
         Duration wait = Duration.between(now, waitUntil);
         if (wait.isNegative()
             || wait.isZero()
-            || expectedWaitSeconds(ahead) > wait.toNanos() / 1e9) {
+            || expectedWaitSeconds(ahead, now) > wait.toNanos() / 1e9) {
           queue.remove(waiter);
           effects.add(waiter.refuse(refusal(Reason.DEADLINE, ahead, now)));
         } else {
@@ -449,11 +454,7 @@ public final class FairAdmission {
 
   /** The mean time a claim that ran held its slot; zero until one has. */
   public Duration expectedHold() {
-    synchronized (lock) {
-      return Double.isNaN(meanHoldSeconds)
-          ? Duration.ZERO
-          : Duration.ofNanos(Math.round(meanHoldSeconds * 1e9));
-    }
+    return expectedHold;
   }
 
   /**
@@ -477,8 +478,7 @@ public final class FairAdmission {
   private double secondsPerSlot(Instant now) {
     double perSlot;
     if (busyFrees >= MIN_BUSY_FREES
-        && Duration.between(lastBusyAt, now).toNanos() / 1e9
-            <= DRAIN_WINDOWS_VALID * drainWindowSeconds) {
+        && seconds(lastBusyAt, now) <= DRAIN_WINDOWS_VALID * drainWindowSeconds) {
       perSlot = busySeconds / busyFrees;
     } else {
       perSlot = Double.isNaN(meanHoldSeconds) ? Double.NaN : meanHoldSeconds / limit();
@@ -486,8 +486,7 @@ public final class FairAdmission {
     // the slots freed per second over the last window, waiting or not, are a floor of the drain: a
     // rate measured in a slow moment (a cold start) is not kept while the instance serves faster
     // (from at least as many slots as a measure needs: one slot just freed is no rate)
-    double recent =
-        frees * Math.exp(-Duration.between(lastFreeAt, now).toNanos() / 1e9 / drainWindowSeconds);
+    double recent = frees * kept(seconds(lastFreeAt, now));
     return recent >= MIN_BUSY_FREES && !(perSlot < drainWindowSeconds / recent)
         ? drainWindowSeconds / recent
         : perSlot;
@@ -500,8 +499,7 @@ public final class FairAdmission {
    */
   private void freed(Instant now, boolean ran) {
     if (ran) {
-      double since = Duration.between(lastFreeAt, now).toNanos() / 1e9;
-      frees = frees * Math.exp(-since / drainWindowSeconds) + 1;
+      frees = frees * kept(seconds(lastFreeAt, now)) + 1;
       lastFreeAt = now;
     }
     if (!ran || queue.isEmpty()) {
@@ -509,13 +507,22 @@ public final class FairAdmission {
       return;
     }
     if (lastBusyFree != null) {
-      double gap = Duration.between(lastBusyFree, now).toNanos() / 1e9;
-      double keep = Math.exp(-gap / drainWindowSeconds);
+      double gap = seconds(lastBusyFree, now);
+      double keep = kept(gap);
       busySeconds = busySeconds * keep + gap;
       busyFrees = busyFrees * keep + 1;
       lastBusyAt = now;
     }
     lastBusyFree = now;
+  }
+
+  /** The share of a drain measure kept after {@code seconds}: an exponential drain window. */
+  private double kept(double seconds) {
+    return Math.exp(-seconds / drainWindowSeconds);
+  }
+
+  private static double seconds(Instant from, Instant to) {
+    return Duration.between(from, to).toNanos() / 1e9;
   }
 
   private void released(Permit permit, Result result) {
@@ -531,11 +538,12 @@ public final class FairAdmission {
       // tell every user refused during the outage to come back long after the store returns.
       Instant now = clock.instant();
       if (result == Result.SUCCESS) {
-        double held = Duration.between(permit.admittedAt, now).toNanos() / 1e9;
+        double held = seconds(permit.admittedAt, now);
         meanHoldSeconds =
             Double.isNaN(meanHoldSeconds)
                 ? held
                 : meanHoldSeconds + smoothing * (held - meanHoldSeconds);
+        expectedHold = Duration.ofNanos(Math.round(meanHoldSeconds * 1e9));
       }
       freed(now, result == Result.SUCCESS);
       admitWhileFree(effects);
@@ -710,7 +718,7 @@ public final class FairAdmission {
    */
   private Entry.Refused shutDown() {
     refused.get(Reason.SHUTTING_DOWN).increment();
-    return new Entry.Refused(Reason.SHUTTING_DOWN, spread(0));
+    return new Entry.Refused(Reason.SHUTTING_DOWN, spread(0, clock.instant()));
   }
 
   /**
@@ -721,18 +729,15 @@ public final class FairAdmission {
   private Entry.Refused refusal(Reason reason, int ahead, Instant now) {
     Duration retryAfter;
     if (!appointments) {
-      retryAfter = spread(ahead);
+      retryAfter = spread(ahead, now);
     } else if (Double.isNaN(meanHoldSeconds)) {
       retryAfter = UNMEASURED_WAIT; // no drain rate yet: nothing to tell but a second
     } else {
-      Duration expected = Duration.ofNanos(Math.round(expectedWaitSeconds(ahead) * 1e9));
+      Duration expected = Duration.ofNanos(Math.round(expectedWaitSeconds(ahead, now) * 1e9));
       retryAfter = capped(expected.compareTo(minRetryAfter) < 0 ? minRetryAfter : expected);
       // their return is booked: a new user who comes meanwhile is told a turn after it, and does
       // not take, while they are away, the place they are told to come back to
-      Instant back = now.plus(retryAfter);
-      if (back.isAfter(bookedUntil)) {
-        bookedUntil = back;
-      }
+      bookedUntil = max(bookedUntil, now.plus(retryAfter));
     }
     return told(reason, retryAfter, now);
   }
@@ -751,8 +756,8 @@ public final class FairAdmission {
    * When a claim with {@code ahead} claims before it can expect its turn: their number plus one
    * over the drain rate; 0 while the drain rate is unknown. Must hold {@code lock}.
    */
-  private double expectedWaitSeconds(int ahead) {
-    double perSlot = secondsPerSlot(clock.instant());
+  private double expectedWaitSeconds(int ahead, Instant now) {
+    double perSlot = secondsPerSlot(now);
     return Double.isNaN(perSlot) ? 0 : (ahead + 1) * perSlot;
   }
 
@@ -760,8 +765,8 @@ public final class FairAdmission {
    * The expected turn plus jitter: a uniform part of up to {@code retryJitter} of it, and of at
    * least a second (Retry-After counts whole seconds), capped at {@code maxRetryAfter}.
    */
-  private Duration spread(int ahead) {
-    double expected = expectedWaitSeconds(ahead);
+  private Duration spread(int ahead, Instant now) {
+    double expected = expectedWaitSeconds(ahead, now);
     double spread = retryJitter == 0 ? 0 : Math.max(1, retryJitter * expected);
     return capped(Duration.ofNanos(Math.round((expected + random.getAsDouble() * spread) * 1e9)));
   }

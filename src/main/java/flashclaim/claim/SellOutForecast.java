@@ -61,8 +61,11 @@ public class SellOutForecast {
    * latest turn than such users were told before. Asks for the forecast only when called.
    */
   public Instant tell(CampaignId campaign, Instant turn, Instant arrival) {
-    Optional<Instant> latest = latestTurn(campaign);
+    if (!config.enabled()) {
+      return turn;
+    }
     Watch watch = watches.get(campaign, Watch::new);
+    Optional<Instant> latest = latestTurn(watch);
     if (latest.isEmpty()) {
       watch.noneBeyond(turn);
       return turn;
@@ -87,10 +90,11 @@ public class SellOutForecast {
    * waits for one.
    */
   public Optional<Instant> latestTurn(CampaignId campaign) {
-    if (!config.enabled()) {
-      return Optional.empty();
-    }
-    Watch watch = watches.get(campaign, Watch::new);
+    return config.enabled() ? latestTurn(watches.get(campaign, Watch::new)) : Optional.empty();
+  }
+
+  /** {@link #latestTurn(CampaignId)} from the campaign's readings; may start a read. */
+  private Optional<Instant> latestTurn(Watch watch) {
     Instant now = clock.instant();
     if (watch.readDue(now)) {
       try {
@@ -143,10 +147,7 @@ public class SellOutForecast {
         from = asBooked;
       }
       if (!turn.isAfter(from)) {
-        if (asBooked == null || turn.isAfter(asBooked)) {
-          asBooked = turn;
-        }
-        return turn;
+        return toldAsBooked(turn);
       }
       if (firstBeyond == null) {
         firstBeyond = arrival;
@@ -157,11 +158,22 @@ public class SellOutForecast {
 
     /** No forecast stands: {@code turn} is told as booked, and the next user beyond is the first. */
     synchronized void noneBeyond(Instant turn) {
-      firstBeyond = null;
-      latestTold = null;
+      forgetBeyond();
+      toldAsBooked(turn);
+    }
+
+    /** {@code turn}, told as the book gave it, which later users beyond are told no earlier than. */
+    private Instant toldAsBooked(Instant turn) {
       if (asBooked == null || turn.isAfter(asBooked)) {
         asBooked = turn;
       }
+      return turn;
+    }
+
+    /** The next user told a turn beyond a forecast is the first one again. */
+    private void forgetBeyond() {
+      firstBeyond = null;
+      latestTold = null;
     }
 
     synchronized boolean readDue(Instant now) {
@@ -192,8 +204,7 @@ public class SellOutForecast {
     synchronized void saw(long remaining, Instant at) {
       if (lastAt != null && remaining > lastRemaining) {
         perSecond = Double.NaN; // coupons were added: the old rate says nothing now
-        firstBeyond = null;
-        latestTold = null;
+        forgetBeyond();
       } else if (lastAt != null && at.isAfter(lastAt)) {
         double rate = (lastRemaining - remaining) / (Duration.between(lastAt, at).toNanos() / 1e9);
         perSecond = Double.isNaN(perSecond) ? rate : (perSecond + rate) / 2;
