@@ -11,6 +11,8 @@ import io.micronaut.runtime.event.annotation.EventListener;
 import io.micronaut.runtime.server.event.ServerStartupEvent;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,8 +33,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The start-up warm-up: once the HTTP server listens, the instance sends itself claims through
  * its own port (so through its filters, token checks, admission, the claim service and the store),
- * on the scratch campaign {@value #CAMPAIGN_ID}, until it has sent {@code flashclaim.warm-up.requests}
- * or {@code flashclaim.warm-up.max-time} has passed. Readiness ({@link WarmUpHealthIndicator}) is
+ * on the scratch campaign {@value #CAMPAIGN_ID}, until it has sent {@code flashclaim.warm-up.requests},
+ * the JIT compiler has gone quiet on them ({@link JitQuiet}: the code they run is compiled), or
+ * {@code flashclaim.warm-up.max-time} has passed. Readiness ({@link WarmUpHealthIndicator}) is
  * DOWN until then, so that the first users meet compiled code rather than the interpreter.
  *
  * <p>Each start adds {@code flashclaim.warm-up.claims} generated coupons to the scratch campaign
@@ -55,6 +58,8 @@ public final class StartupWarmUp {
   private static final Logger LOG = LoggerFactory.getLogger(StartupWarmUp.class);
   private static final CodePrefix CODE_PREFIX = new CodePrefix("warm-up-");
   private static final Duration SET_UP_RETRY = Duration.ofMillis(200);
+  /** How often the JIT's time is read while the requests are sent. */
+  private static final Duration QUIET_CHECK = Duration.ofMillis(50);
   /** Kinds of request, in turn (see the class comment). */
   private static final int KINDS = 8;
 
@@ -65,6 +70,8 @@ public final class StartupWarmUp {
     RUNNING,
     /** Every request was sent and answered. */
     DONE,
+    /** The JIT went quiet on its requests before all were sent ({@code quiet-answers}). */
+    WARM,
     /** {@code max-time} passed first (a slow or unreachable store, a slow machine). */
     CUT_SHORT,
     /** {@code flashclaim.warm-up.enabled=false}. */
@@ -80,6 +87,9 @@ public final class StartupWarmUp {
   private final String run;
   private final ConcurrentMap<String, LongAdder> answers = new ConcurrentHashMap<>();
   private final AtomicInteger sent = new AtomicInteger();
+  private final JitQuiet jit;
+  /** Set once the JIT is quiet: the workers send no more. */
+  private volatile boolean warm;
   private volatile State state;
   private volatile long startedNanos;
   private volatile long endedNanos;
@@ -102,6 +112,14 @@ public final class StartupWarmUp {
     new SecureRandom().nextBytes(random);
     this.run = HexFormat.of().formatHex(random);
     this.state = config.enabled() ? State.WAITING : State.OFF;
+    CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
+    this.jit =
+        config.quietAnswers() == 0
+                || compiler == null
+                || !compiler.isCompilationTimeMonitoringSupported()
+            ? null
+            : new JitQuiet(
+                config.quietAnswers(), config.quietCompileTime(), compiler::getTotalCompilationTime);
   }
 
   @EventListener
@@ -129,7 +147,7 @@ public final class StartupWarmUp {
   boolean finished() {
     State now = state;
     return switch (now) {
-      case OFF, DONE, CUT_SHORT -> true;
+      case OFF, DONE, WARM, CUT_SHORT -> true;
       case WAITING -> false;
       case RUNNING -> left().isNegative();
     };
@@ -164,7 +182,7 @@ public final class StartupWarmUp {
     State end = State.CUT_SHORT;
     try {
       if (setUp()) {
-        end = send(base) ? State.DONE : State.CUT_SHORT;
+        end = send(base);
       }
     } catch (RuntimeException e) {
       LOG.warn("Start-up warm-up failed: {}", e.toString());
@@ -173,7 +191,14 @@ public final class StartupWarmUp {
       pass.close();
       tokens.retire();
       state = end;
-      LOG.info("Start-up warm-up {}: {}", end == State.DONE ? "done" : "cut short", details());
+      LOG.info(
+          "Start-up warm-up {}: {}",
+          switch (end) {
+            case DONE -> "done";
+            case WARM -> "warm";
+            default -> "cut short";
+          },
+          details());
       try {
         events.publishEvent(new WarmUpEnded());
       } catch (RuntimeException closing) {
@@ -216,11 +241,12 @@ public final class StartupWarmUp {
   }
 
   /**
-   * Sends the requests from {@code concurrency} threads.
+   * Sends the requests from {@code concurrency} threads, until all are sent, the JIT is quiet on
+   * them, or the time is up.
    *
-   * @return true when all were answered within the time
+   * @return how it ended: {@code DONE} (all answered), {@code WARM} or {@code CUT_SHORT}
    */
-  private boolean send(URI base) {
+  private State send(URI base) {
     HttpClient client =
         HttpClient.newBuilder()
             .version(HttpClient.Version.HTTP_1_1)
@@ -233,7 +259,7 @@ public final class StartupWarmUp {
           new Thread(
               () -> {
                 for (int i = next.getAndIncrement();
-                    i < config.requests() && !stopping && timeLeft();
+                    i < config.requests() && !stopping && !warm && timeLeft();
                     i = next.getAndIncrement()) {
                   sendOne(client, request(base, i));
                 }
@@ -242,15 +268,21 @@ public final class StartupWarmUp {
       workers[w].setDaemon(true);
       workers[w].start();
     }
-    for (Thread worker : workers) {
-      try {
-        worker.join(Math.max(1, left().toMillis()));
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return false;
+    try {
+      for (Thread worker : workers) {
+        while (worker.isAlive() && timeLeft() && !warm) {
+          worker.join(Math.max(1, Math.min(QUIET_CHECK.toMillis(), left().toMillis())));
+          warm = jit != null && jit.check();
+        }
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return State.CUT_SHORT;
     }
-    return sent.get() >= config.requests() && answered() >= config.requests();
+    if (sent.get() >= config.requests() && answered() >= config.requests()) {
+      return State.DONE;
+    }
+    return warm ? State.WARM : State.CUT_SHORT;
   }
 
   private long answered() {
@@ -272,6 +304,9 @@ public final class StartupWarmUp {
       outcome = "failed";
     }
     answers.computeIfAbsent(outcome, k -> new LongAdder()).increment();
+    if (jit != null && !outcome.equals("failed")) {
+      jit.answered();
+    }
   }
 
   /** The {@code i}-th request: its kind is {@code i % KINDS}. */

@@ -17,6 +17,12 @@ import java.time.Duration;
  * @param claims the coupons it adds to the scratch campaign at each start, and so the claims
  *     answered 201 at most: each start leaves this many coupons and claims in the store
  * @param concurrency the warm-up's requests in flight at once
+ * @param quietAnswers the warm-up also ends, before it has sent all its requests, once the JIT
+ *     compiler is quiet on them: its last {@code quiet-answers} answers cost the compiler threads
+ *     less than {@code quiet-compile-time} of compiling. The code its requests run is then
+ *     compiled, and more of them would not make it faster. 0 (the default): off, it sends all
+ *     its requests within {@code max-time}; e.g. 200 with {@code quiet-compile-time} 20 ms
+ * @param quietCompileTime see {@code quiet-answers}
  */
 @ConfigurationProperties("flashclaim.warm-up")
 public record WarmUpConfig(
@@ -24,7 +30,9 @@ public record WarmUpConfig(
     @Bindable(defaultValue = "5s") Duration maxTime,
     @Bindable(defaultValue = "3000") int requests,
     @Bindable(defaultValue = "20") int claims,
-    @Bindable(defaultValue = "8") int concurrency) {
+    @Bindable(defaultValue = "8") int concurrency,
+    @Bindable(defaultValue = "0") int quietAnswers,
+    @Bindable(defaultValue = "20ms") Duration quietCompileTime) {
 
   public WarmUpConfig {
     if (maxTime.isNegative() || maxTime.isZero()) {
@@ -33,6 +41,10 @@ public record WarmUpConfig(
     if (requests < 1 || claims < 1 || claims > 1000 || concurrency < 1 || concurrency > 64) {
       throw new IllegalArgumentException(
           "flashclaim.warm-up: requests must be at least 1, claims 1 to 1000, concurrency 1 to 64");
+    }
+    if (quietAnswers < 0 || quietCompileTime.isNegative()) {
+      throw new IllegalArgumentException(
+          "flashclaim.warm-up: quiet-answers and quiet-compile-time must not be negative");
     }
   }
 }

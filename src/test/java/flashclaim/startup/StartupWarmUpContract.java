@@ -54,7 +54,8 @@ abstract class StartupWarmUpContract {
                 "flashclaim.warm-up.enabled", "true",
                 "flashclaim.warm-up.requests", "400",
                 "flashclaim.warm-up.claims", "20",
-                "flashclaim.warm-up.max-time", "120s"))) {
+                "flashclaim.warm-up.max-time", "120s",
+                "flashclaim.warm-up.quiet-answers", "0"))) {
       Api.Response first = Api.get(service.url(), "/health/readiness", Tokens.admin());
       Api.Response live = Api.get(service.url(), "/health/liveness", null);
       assertThat(live.status()).as(live.body()).isEqualTo(200);
@@ -94,7 +95,8 @@ abstract class StartupWarmUpContract {
             Map.of(
                 "flashclaim.warm-up.enabled", "true",
                 "flashclaim.warm-up.requests", "100000000",
-                "flashclaim.warm-up.max-time", "6s"))) {
+                "flashclaim.warm-up.max-time", "6s",
+                "flashclaim.warm-up.quiet-answers", "0"))) {
       Api.Response first = Api.get(service.url(), "/health/readiness", null);
       assertThat(first.status()).as(first.body()).isEqualTo(503);
       assertThat(Api.get(service.url(), "/health/liveness", null).status()).isEqualTo(200);
@@ -103,6 +105,26 @@ abstract class StartupWarmUpContract {
       Map<String, Object> cut = awaitReady(service, Duration.ofSeconds(60));
       assertThat(cut).containsEntry("state", "CUT_SHORT");
       assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofSeconds(6));
+      assertUnreachable(service);
+    }
+  }
+
+  @Test
+  void theWarmUpEndsOnceTheJitIsQuietOnItsRequests() {
+    // Any compiling counts as quiet here: the warm-up ends after its first 20 answers, long before
+    // its requests or its time would end it.
+    try (ServiceInstance service =
+        start(
+            Map.of(
+                "flashclaim.warm-up.enabled", "true",
+                "flashclaim.warm-up.requests", "100000000",
+                "flashclaim.warm-up.max-time", "120s",
+                "flashclaim.warm-up.quiet-answers", "20",
+                "flashclaim.warm-up.quiet-compile-time", "1d"))) {
+      Map<String, Object> warm = awaitReady(service, Duration.ofSeconds(60));
+      assertThat(warm).containsEntry("state", "WARM");
+      assertThat((Integer) warm.get("sent")).isBetween(20, 100_000_000 - 1);
+      assertThat(((Number) warm.get("tookMillis")).longValue()).isLessThan(60_000);
       assertUnreachable(service);
     }
   }
