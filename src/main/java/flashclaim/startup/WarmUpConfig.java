@@ -20,8 +20,8 @@ import java.time.Duration;
  * @param quietAnswers the warm-up also ends, before it has sent all its requests, once the JIT
  *     compiler is quiet on them: its last {@code quiet-answers} answers cost the compiler threads
  *     less than {@code quiet-compile-time} of compiling. The code its requests run is then
- *     compiled, and more of them would not make it faster. 0 (the default): off, it sends all
- *     its requests within {@code max-time}; e.g. 200 with {@code quiet-compile-time} 20 ms
+ *     compiled, and more of them would not make it faster. 0: off, it sends all its requests
+ *     within {@code max-time}
  * @param quietCompileTime see {@code quiet-answers}
  */
 @ConfigurationProperties("flashclaim.warm-up")
@@ -31,7 +31,7 @@ public record WarmUpConfig(
     @Bindable(defaultValue = "3000") int requests,
     @Bindable(defaultValue = "20") int claims,
     @Bindable(defaultValue = "8") int concurrency,
-    @Bindable(defaultValue = "0") int quietAnswers,
+    @Bindable(defaultValue = "200") int quietAnswers,
     @Bindable(defaultValue = "20ms") Duration quietCompileTime) {
 
   public WarmUpConfig {
