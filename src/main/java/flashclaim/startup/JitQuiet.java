@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.Iterator;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
@@ -15,29 +14,26 @@ import java.util.function.LongSupplier;
  * answers rather than by time, so that a warm-up slowed by busy cores is not taken for a quiet one
  * (fewer requests a second reach the compile thresholds later, and compile less a second).
  *
- * <p>{@link #check} is called from one thread, {@link #answered} from any.
+ * <p>{@link #check} is called from one thread.
  */
 final class JitQuiet {
   private final long answers;
   private final long compileMillis;
+  private final LongSupplier answered;
   private final LongSupplier compiled;
-  private final AtomicLong answered = new AtomicLong();
   /** The checks since the last one at least {@code answers} answers ago, oldest first. */
   private final Deque<Sample> samples = new ArrayDeque<>();
 
   /**
+   * @param answered the warm-up's requests answered so far
    * @param compiled the compiler threads' time spent compiling so far, in milliseconds (the JVM's
    *     {@code CompilationMXBean.getTotalCompilationTime})
    */
-  JitQuiet(long answers, Duration compileTime, LongSupplier compiled) {
+  JitQuiet(long answers, Duration compileTime, LongSupplier answered, LongSupplier compiled) {
     this.answers = answers;
     this.compileMillis = compileTime.toMillis();
+    this.answered = answered;
     this.compiled = compiled;
-  }
-
-  /** A request of the warm-up was answered. */
-  void answered() {
-    answered.incrementAndGet();
   }
 
   /**
@@ -45,7 +41,7 @@ final class JitQuiet {
    * {@code answers} answers ago, it compiled for less than {@code compileTime}.
    */
   boolean check() {
-    Sample now = new Sample(answered.get(), compiled.getAsLong());
+    Sample now = new Sample(answered.getAsLong(), compiled.getAsLong());
     samples.addLast(now);
     // Keep the latest check that is at least {@code answers} answers old, and those after it.
     while (samples.size() > 2) {

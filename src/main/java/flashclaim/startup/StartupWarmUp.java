@@ -119,7 +119,10 @@ public final class StartupWarmUp {
                 || !compiler.isCompilationTimeMonitoringSupported()
             ? null
             : new JitQuiet(
-                config.quietAnswers(), config.quietCompileTime(), compiler::getTotalCompilationTime);
+                config.quietAnswers(),
+                config.quietCompileTime(),
+                this::answered,
+                compiler::getTotalCompilationTime);
   }
 
   @EventListener
@@ -304,9 +307,6 @@ public final class StartupWarmUp {
       outcome = "failed";
     }
     answers.computeIfAbsent(outcome, k -> new LongAdder()).increment();
-    if (jit != null && !outcome.equals("failed")) {
-      jit.answered();
-    }
   }
 
   /** The {@code i}-th request: its kind is {@code i % KINDS}. */
