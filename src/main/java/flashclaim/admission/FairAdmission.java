@@ -261,6 +261,86 @@ public final class FairAdmission {
     return enter(arrival, waitUntil, true, TurnToTell.AS_BOOKED);
   }
 
+  /**
+   * The refusal {@link #enter} (or, with {@code returning}, {@link #enterAgain}) would answer at
+   * once, given with all its effects (the turn booked, the refusal counted); empty, with nothing
+   * changed, when that claim would be admitted or would wait, or when entering it would give up
+   * another claim's place or the instance drains. So a caller that must not hold a claim (the door
+   * of the claim route, which answers before the framework) refuses exactly the claims that
+   * entering would refuse at once, and leaves every other to {@link #enter}.
+   */
+  public Optional<Entry.Refused> refuseAtOnce(
+      Instant arrival, Instant waitUntil, boolean returning, TurnToTell turnToTell) {
+    synchronized (lock) {
+      if (draining) {
+        return Optional.empty();
+      }
+      Instant now = clock.instant();
+      Turn turn = null;
+      if (!returning && appointments) {
+        Duration floor = fleetFloor();
+        if (!Double.isNaN(meanHoldSeconds) || !floor.isZero()) {
+          if (idleWithoutReturns(now)) {
+            return Optional.empty(); // a slot is free: entering resets the book and admits
+          }
+          turn = nextTurn(now, floor, arrival);
+          if (turn.told().isAfter(waitUntil)) {
+            take(turn);
+            Instant tell = max(now, min(turnToTell.tell(turn.told(), arrival), turn.told()));
+            return Optional.of(told(Reason.DEADLINE, capped(Duration.between(now, tell)), now));
+          }
+        }
+      }
+      if (limiter.getInflight() < limiter.getLimit()) {
+        return Optional.empty(); // a slot may be free: it would be admitted
+      }
+      int ahead = aheadOf(arrival);
+      Reason reason;
+      int told;
+      if (queue.size() + 1 > maxQueued) {
+        if (ahead < queue.size()) {
+          return Optional.empty(); // it would take a later arrival's place
+        }
+        reason = Reason.QUEUE_FULL;
+        told = queue.size();
+      } else {
+        Duration wait = Duration.between(now, waitUntil);
+        if (!wait.isNegative()
+            && !wait.isZero()
+            && expectedWaitSeconds(ahead, now) <= wait.toNanos() / 1e9) {
+          return Optional.empty(); // it would wait for its turn
+        }
+        reason = Reason.DEADLINE;
+        told = ahead;
+      }
+      if (turn != null) {
+        take(turn);
+      }
+      if (returning) {
+        showUps.back(now);
+      }
+      return Optional.of(refusal(reason, told, now));
+    }
+  }
+
+  /**
+   * How many waiting claims a claim that arrived at {@code arrival}, entering now, would have
+   * before it: those that arrived no later. Called under the lock.
+   */
+  private int aheadOf(Instant arrival) {
+    if (queue.isEmpty() || !queue.last().arrival.isAfter(arrival)) {
+      return queue.size();
+    }
+    int ahead = 0;
+    for (Waiter w : queue) {
+      if (w.arrival.isAfter(arrival)) {
+        break;
+      }
+      ahead++;
+    }
+    return ahead;
+  }
+
   private CompletionStage<Entry> enter(
       Instant arrival,
       Instant waitUntil,
@@ -674,19 +754,27 @@ public final class FairAdmission {
    * then takes no time of its own).
    */
   private Instant book(Instant now, Duration floor, Instant arrival) {
+    Turn turn = nextTurn(now, floor, arrival);
+    take(turn);
+    return turn.told();
+  }
+
+  /**
+   * The turn {@link #book} gives a new user who arrived at {@code arrival}, without giving it:
+   * nothing but the turns already past is forgotten. Must hold {@code lock}.
+   */
+  private Turn nextTurn(Instant now, Duration floor, Instant arrival) {
     Instant floorAt = now.plus(capped(floor));
-    if (floorAt.isAfter(floorUntil)) {
-      floorUntil = floorAt;
-    }
+    Instant floorNow = floorAt.isAfter(floorUntil) ? floorAt : floorUntil;
     Instant latest = now.plus(maxRetryAfter);
     Instant after = bookedUntil.isAfter(now) ? bookedUntil : now;
     double perSlot = secondsPerSlot(now);
     long step = Math.round((Double.isNaN(perSlot) ? 0 : perSlot / bookHeadroom) * 1e9);
-    bookedUntil = min(after.plusNanos(step), latest);
+    Instant until = min(after.plusNanos(step), latest);
     // a user who arrived before users already booked takes the turn after the last of them who
     // arrived no later (or the next one, if that has passed); everyone booked after it is a step
     // later from now on
-    Instant mine = bookedUntil;
+    Instant mine = until;
     while (!turnsByArrival.isEmpty() && turnsByArrival.firstEntry().getValue().isBefore(now)) {
       turnsByArrival.pollFirstEntry();
     }
@@ -695,13 +783,26 @@ public final class FairAdmission {
       Instant place = before == null || before.getValue().isBefore(now) ? now : before.getValue();
       mine = min(place.plusNanos(step), latest);
     }
-    turnsByArrival.merge(arrival, mine, FairAdmission::max);
+    Instant turn = now.plus(told(Duration.between(now, mine), now));
+    return new Turn(arrival, floorNow, until, mine, turn.isBefore(floorNow) ? floorNow : turn);
+  }
+
+  /** Gives the turn {@link #nextTurn} found: the book and the floor reach to it. Must hold the lock. */
+  private void take(Turn turn) {
+    floorUntil = turn.floorUntil();
+    bookedUntil = turn.bookedUntil();
+    turnsByArrival.merge(turn.arrival(), turn.mine(), FairAdmission::max);
     if (turnsByArrival.size() > MAX_REMEMBERED_TURNS) {
       turnsByArrival.pollFirstEntry();
     }
-    Instant turn = now.plus(told(Duration.between(now, mine), now));
-    return turn.isBefore(floorUntil) ? floorUntil : turn;
   }
+
+  /**
+   * A new user's turn in the book: what the book, the floor and the turns by arrival become, and
+   * the turn the user is told.
+   */
+  private record Turn(
+      Instant arrival, Instant floorUntil, Instant bookedUntil, Instant mine, Instant told) {}
 
   private static Instant min(Instant a, Instant b) {
     return a.isBefore(b) ? a : b;

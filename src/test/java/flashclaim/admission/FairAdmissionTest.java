@@ -739,6 +739,112 @@ class FairAdmissionTest {
   }
 
   /** Admission without appointments: Retry-After is the expected turn in line plus jitter. */
+  /**
+   * {@link FairAdmission#refuseAtOnce} refuses exactly the claims that entering would refuse at
+   * once, with the same reason and Retry-After, and changes nothing for the others: two admissions
+   * driven alike, one asked first whether it refuses at once (and entered only when it does not),
+   * the other only entered, answer every claim alike, over random sales with and without
+   * appointments, short and long waits, returning users, slots given back and waits that end.
+   */
+  @Test
+  void refusingAtOnceRefusesWhatEnteringWouldAndChangesNothingElse() {
+    for (long seed = 0; seed < 300; seed++) {
+      java.util.Random plan = new java.util.Random(seed);
+      boolean appointments = plan.nextBoolean();
+      int limit = 1 + plan.nextInt(3);
+      int maxQueued = plan.nextInt(6);
+      MovableClock sale = new MovableClock(T0);
+      Side asked = new Side(sale, limit, maxQueued, appointments, seed);
+      Side entered = new Side(sale, limit, maxQueued, appointments, seed);
+      FairAdmission.TurnToTell tell = (turn, arrival) -> min(turn, arrival.plusSeconds(3));
+      int refusedAtOnce = 0;
+      for (int step = 0; step < 400; step++) {
+        sale.move(Duration.ofMillis(plan.nextInt(40)));
+        int action = plan.nextInt(10);
+        if (action < 6) {
+          Instant now = sale.instant();
+          Instant arrival = now.minusMillis(plan.nextInt(plan.nextBoolean() ? 50 : 5_000));
+          Instant waitUntil = now.plusMillis(plan.nextInt(2_000) - 100);
+          boolean returning = plan.nextInt(3) == 0;
+          Optional<Entry.Refused> atOnce =
+              asked.admission.refuseAtOnce(arrival, waitUntil, returning, tell);
+          CompletionStage<Entry> viaEntering =
+              returning
+                  ? entered.admission.enterAgain(arrival, waitUntil)
+                  : entered.admission.enter(arrival, waitUntil, tell);
+          CompletionStage<Entry> viaAsking =
+              atOnce.<CompletionStage<Entry>>map(CompletableFuture::completedFuture)
+                  .orElseGet(
+                      () ->
+                          returning
+                              ? asked.admission.enterAgain(arrival, waitUntil)
+                              : asked.admission.enter(arrival, waitUntil, tell));
+          if (atOnce.isPresent()) {
+            refusedAtOnce++;
+            assertThat(viaEntering.toCompletableFuture().getNow(null))
+                .as("seed %d step %d", seed, step)
+                .isEqualTo(atOnce.get());
+          }
+          asked.claims.add(viaAsking.toCompletableFuture());
+          entered.claims.add(viaEntering.toCompletableFuture());
+        } else if (action < 9) {
+          int which = plan.nextInt(Math.max(1, asked.claims.size()));
+          asked.release(which);
+          entered.release(which);
+        } else {
+          asked.timer.fireDue();
+          entered.timer.fireDue();
+        }
+        assertThat(asked.states()).as("seed %d step %d", seed, step).isEqualTo(entered.states());
+        assertThat(asked.admission.booked()).isEqualTo(entered.admission.booked());
+        assertThat(asked.admission.queued()).isEqualTo(entered.admission.queued());
+      }
+      assertThat(refusedAtOnce).as("seed %d refused some at once", seed).isPositive();
+    }
+  }
+
+  private static Instant min(Instant a, Instant b) {
+    return a.isBefore(b) ? a : b;
+  }
+
+  /** One of two admissions driven alike, with its own timer, jitter and claims. */
+  private final class Side {
+    final ManualTimer timer;
+    final FairAdmission admission;
+    final List<CompletableFuture<Entry>> claims = new ArrayList<>();
+    final boolean[] released = new boolean[4096];
+
+    Side(MovableClock sale, int limit, int maxQueued, boolean appointments, long seed) {
+      this.timer = new ManualTimer(sale);
+      java.util.Random jitter = new java.util.Random(seed);
+      AdmissionConfig config = config(limit, maxQueued, appointments);
+      this.admission =
+          new FairAdmission(
+              config, AdmissionFactory.limiter(config), sale, timer, jitter::nextDouble);
+    }
+
+    void release(int which) {
+      if (which >= claims.size() || released[which]) {
+        return;
+      }
+      Entry entry = claims.get(which).getNow(null);
+      if (entry instanceof Entry.Admitted admitted) {
+        released[which] = true;
+        admitted.permit().release(Result.SUCCESS);
+      }
+    }
+
+    /** What became of every claim so far: admitted, refused (and how), or waiting. */
+    List<Object> states() {
+      List<Object> states = new ArrayList<>();
+      for (CompletableFuture<Entry> claim : claims) {
+        Entry entry = claim.getNow(null);
+        states.add(entry == null ? "waiting" : entry instanceof Entry.Refused r ? r : "admitted");
+      }
+      return states;
+    }
+  }
+
   private FairAdmission admission(int limit, int maxQueued, DoubleSupplier random) {
     return admission(limit, maxQueued, random, false);
   }
@@ -788,6 +894,15 @@ class FairAdmissionTest {
   /** A timer that fires only when told, by the movable clock. */
   private final class ManualTimer implements WaitTimer {
     private final List<Scheduled> scheduled = new ArrayList<>();
+    private final MovableClock clock;
+
+    ManualTimer() {
+      this(FairAdmissionTest.this.clock);
+    }
+
+    ManualTimer(MovableClock clock) {
+      this.clock = clock;
+    }
 
     private record Scheduled(Instant due, Runnable action, boolean[] cancelled) {}
 
