@@ -1,8 +1,8 @@
 package flashclaim.admission;
 
+import flashclaim.ExpireAt;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
-import com.github.benmanes.caffeine.cache.Expiry;
 import flashclaim.Sha256;
 import io.micronaut.context.annotation.Context;
 import java.nio.ByteBuffer;
@@ -41,8 +41,8 @@ public final class ClaimPacing {
     this.notBefore =
         Caffeine.newBuilder()
             .maximumSize(config.maxCallers())
-            .expireAfter(new UntilNotBefore())
-            .ticker(() -> nanos(clock.instant()))
+            .expireAfter(new ExpireAt<Long, Pace>(Pace::until))
+            .ticker(() -> ExpireAt.nanos(clock.instant()))
             .executor(Runnable::run)
             .build();
   }
@@ -54,11 +54,21 @@ public final class ClaimPacing {
 
   /** The key of a caller's claim: its credentials as sent and the claim's campaign, hashed. */
   public static long key(String credentials, String claim) {
+    return key(digest(credentials, claim));
+  }
+
+  /** The key of a caller's claim from its {@link #digest}: the digest's first 64 bits. */
+  public static long key(byte[] digest) {
+    return ByteBuffer.wrap(digest).getLong();
+  }
+
+  /** The SHA-256 of a caller's credentials as sent and the claim's campaign (its path). */
+  public static byte[] digest(String credentials, String claim) {
     MessageDigest digest = Sha256.digest();
     digest.update(credentials.getBytes(StandardCharsets.UTF_8));
     digest.update((byte) 0); // neither part may run into the other
     digest.update(claim.getBytes(StandardCharsets.UTF_8));
-    return ByteBuffer.wrap(digest.digest()).getLong();
+    return digest.digest();
   }
 
   /**
@@ -116,27 +126,5 @@ public final class ClaimPacing {
   /** Forgets the callers whose time has come, and those past the bound, now (tests). */
   void cleanUp() {
     notBefore.cleanUp();
-  }
-
-  private static long nanos(Instant instant) {
-    return instant.getEpochSecond() * 1_000_000_000L + instant.getNano();
-  }
-
-  /** Each caller is forgotten when its retry is let through again. */
-  private static final class UntilNotBefore implements Expiry<Long, Pace> {
-    @Override
-    public long expireAfterCreate(Long key, Pace pace, long currentTime) {
-      return Math.max(0, nanos(pace.until()) - currentTime);
-    }
-
-    @Override
-    public long expireAfterUpdate(Long key, Pace pace, long currentTime, long currentDuration) {
-      return Math.max(0, nanos(pace.until()) - currentTime);
-    }
-
-    @Override
-    public long expireAfterRead(Long key, Pace pace, long currentTime, long currentDuration) {
-      return currentDuration;
-    }
   }
 }

@@ -19,6 +19,14 @@ public final class Arrival {
   private Arrival() {}
 
   /**
+   * A request's two readings of arrival.
+   *
+   * @param seen its place in the order of arrival
+   * @param came when it most likely came
+   */
+  public record Times(Instant seen, Instant came) {}
+
+  /**
    * Notes that the request takes its place in the order of arrival at {@code seen} and most likely
    * came at {@code came}.
    */

@@ -57,7 +57,7 @@ class EarlyRetryTest {
       HeldClaims.hold("paced-hold");
       Future<Api.Response> holder =
           clients.submit(() -> Claimer.claim(url, "paced-hold", Tokens.user("holder"), null));
-      awaitInFlight(one.context().getBean(FairAdmission.class), 1);
+      HeldClaims.awaitInFlight(one.context().getBean(FairAdmission.class), 1);
 
       String token = Tokens.user("early");
       Api.Response refused = Claimer.claim(url, "paced", token, null);
@@ -123,14 +123,5 @@ class EarlyRetryTest {
       HeldClaims.release("paced-hold");
       clients.shutdownNow();
     }
-  }
-
-  private static void awaitInFlight(FairAdmission admission, int expected)
-      throws InterruptedException {
-    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-    while (admission.inFlight() != expected && System.nanoTime() < until) {
-      Thread.sleep(2);
-    }
-    assertThat(admission.inFlight()).isEqualTo(expected);
   }
 }

@@ -1,5 +1,6 @@
 package flashclaim.testing;
 
+import flashclaim.admission.FairAdmission;
 import flashclaim.campaign.CampaignId;
 import flashclaim.claim.ClaimListener;
 import flashclaim.claim.ClaimOutcome;
@@ -25,6 +26,18 @@ public final class HeldClaims implements ClaimListener {
   public static final String PROPERTY = "flashclaim.test.held-claims";
   private static final Map<String, CountDownLatch> HELD = new ConcurrentHashMap<>();
   private static final Map<String, List<String>> SERVED = new ConcurrentHashMap<>();
+
+  /** Waits, at most 30 s, until exactly {@code expected} claims hold a slot of {@code admission}. */
+  public static void awaitInFlight(FairAdmission admission, int expected)
+      throws InterruptedException {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (admission.inFlight() != expected && System.nanoTime() < until) {
+      Thread.sleep(2);
+    }
+    if (admission.inFlight() != expected) {
+      throw new AssertionError(admission.inFlight() + " claims hold a slot, not " + expected);
+    }
+  }
 
   /** From now on, claims of {@code campaign} stay in flight until it is released. */
   public static void hold(String campaign) {

@@ -107,6 +107,24 @@ final class ClaimAdmission {
   }
 
   /**
+   * The 503 {@code overloaded}, with the caller's ticket, that {@link #admit} would answer this
+   * claim at once, given as {@link FairAdmission#refuseAtOnce} does (booked and counted); empty
+   * when {@link #admit} would admit it, let it wait, or refuse it for another reason. For the
+   * claim door, which answers before the framework and holds no claim.
+   */
+  Optional<HttpResponse<?>> refuseAtOnce(ClaimRequest claim) {
+    Optional<Ticket> sent = ticketSent(claim);
+    Ticket ticket = sent.orElseGet(() -> tickets.first(claim.seen()));
+    return admission
+        .refuseAtOnce(
+            ticket.arrivalNoLaterThan(claim.seen()),
+            claim.arrived().plus(longestWait()),
+            sent.isPresent(),
+            (turn, first) -> sellOut.tell(claim.campaignId(), turn, first))
+        .map(refused -> refusal(refused, claim, ticket));
+  }
+
+  /**
    * A claim answered before admission (sold out on the instance's proof, a closed campaign): one
    * that brings back a valid ticket is a refused user who came back as told, and counts as such
    * for the share of users who come back ({@link FairAdmission#cameBack}).

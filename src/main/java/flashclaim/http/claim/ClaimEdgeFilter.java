@@ -69,18 +69,21 @@ final class ClaimEdgeFilter implements Ordered, ConditionalFilter {
   private final ClaimAdmission admission;
   private final IdempotencyConfig idempotency;
   private final Clock clock;
+  private final ClaimDoor door;
 
   ClaimEdgeFilter(
       AppCheckVerifier appCheck,
       ClaimService claims,
       ClaimAdmission admission,
       IdempotencyConfig idempotency,
-      Clock clock) {
+      Clock clock,
+      ClaimDoor door) {
     this.appCheck = appCheck;
     this.claims = claims;
     this.admission = admission;
     this.idempotency = idempotency;
     this.clock = clock;
+    this.door = door;
   }
 
   @Override
@@ -105,6 +108,7 @@ final class ClaimEdgeFilter implements Ordered, ConditionalFilter {
     return Flux.concat(
             Mono.defer(() -> appCheck(request, claim)),
             Mono.defer(() -> invalidIds(request, claim)),
+            Mono.fromRunnable(() -> door.verified(request, claim)),
             Mono.defer(() -> answerWithoutStore(request, claim, rest)),
             Mono.defer(() -> admission.admit(claim, rest::proceed)))
         .next();

@@ -37,6 +37,8 @@ import java.util.Optional;
 @ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
 final class ClaimPacingFilter implements Ordered, ConditionalFilter {
   private static final String KEY = ClaimPacingFilter.class.getName() + ".key";
+  /** The request's {@link ClaimPacing#digest}, for the steps after this one. */
+  static final String DIGEST = ClaimPacingFilter.class.getName() + ".digest";
 
   private final ClaimPacing pacing;
 
@@ -62,19 +64,27 @@ final class ClaimPacingFilter implements Ordered, ConditionalFilter {
     if (credentials == null) {
       return null; // anonymous: refused by the route's security rule
     }
-    long key = ClaimPacing.key(credentials, request.getPath());
+    byte[] digest = ClaimPacing.digest(credentials, request.getPath());
+    long key = ClaimPacing.key(digest);
     request.setAttribute(KEY, key);
-    Optional<Duration> left = pacing.waitLeft(key);
-    if (left.isEmpty()) {
-      return null;
-    }
+    request.setAttribute(DIGEST, digest);
+    return pacing
+        .waitLeft(key)
+        .map(left -> tooSoon(request.getPath(), left, request.getHeaders().getAll(ClaimAdmission.TICKET)))
+        .orElse(null);
+  }
+
+  /**
+   * The 429 {@code retry-too-soon} of a claim at {@code path} that must wait {@code left} more,
+   * with the caller's ticket echoed when it sent one.
+   */
+  static MutableHttpResponse<Problem> tooSoon(String path, Duration left, List<String> tickets) {
     MutableHttpResponse<Problem> response =
         ProblemType.RETRY_TOO_SOON.retryLater(
             "this claim was told to retry after the Retry-After of its last 503 and came back"
                 + " sooner; retry after this Retry-After, with the same Flashclaim-Ticket",
-            request.getPath(),
-            left.get());
-    List<String> tickets = request.getHeaders().getAll(ClaimAdmission.TICKET);
+            path,
+            left);
     if (tickets.size() == 1) {
       response.header(ClaimAdmission.TICKET, tickets.get(0));
     }
@@ -87,19 +97,20 @@ final class ClaimPacingFilter implements Ordered, ConditionalFilter {
     if (response.code() != 503) {
       return;
     }
-    Optional<Long> key = request.getAttribute(KEY, Long.class);
-    if (key.isEmpty()) {
-      return;
-    }
+    request.getAttribute(KEY, Long.class).ifPresent(key -> remember(pacing, key, response));
+  }
+
+  /** Remembers that the caller of {@code key} was answered {@code response}, a 503. */
+  static void remember(ClaimPacing pacing, long key, HttpResponse<?> response) {
     // the wait in milliseconds when the answer has it (the service's own refusals do), else the
     // whole seconds of Retry-After
     String millis = response.getHeaders().get(Problem.RETRY_AFTER_MS);
     String seconds = response.getHeaders().get(Problem.RETRY_AFTER);
     try {
       if (millis != null) {
-        pacing.toldToWait(key.get(), Duration.ofMillis(Long.parseLong(millis.trim())));
+        pacing.toldToWait(key, Duration.ofMillis(Long.parseLong(millis.trim())));
       } else if (seconds != null) {
-        pacing.toldToWait(key.get(), Duration.ofSeconds(Long.parseLong(seconds.trim())));
+        pacing.toldToWait(key, Duration.ofSeconds(Long.parseLong(seconds.trim())));
       }
     } catch (NumberFormatException e) {
       // an HTTP date or garbage: the service sends neither; nothing to remember

@@ -21,8 +21,8 @@ import org.slf4j.MDC;
  * request (Micronaut's context propagation), so each log line of a request carries it.
  */
 @ServerFilter(ServerFilter.MATCH_ALL_PATTERN)
-final class RequestIdFilter implements Ordered {
-  static final String HEADER = "X-Request-Id";
+public final class RequestIdFilter implements Ordered {
+  public static final String HEADER = "X-Request-Id";
   static final String MDC_KEY = "requestId";
   private static final String ATTRIBUTE = RequestIdFilter.class.getName() + ".id";
   private static final Pattern SANE = Pattern.compile("[A-Za-z0-9._:-]{1,128}");
@@ -34,10 +34,14 @@ final class RequestIdFilter implements Ordered {
 
   @RequestFilter
   void assign(HttpRequest<?> request, MutablePropagatedContext context) {
-    String given = request.getHeaders().get(HEADER);
-    String id = given != null && SANE.matcher(given).matches() ? given : randomId();
+    String id = idOf(request.getHeaders().get(HEADER));
     request.setAttribute(ATTRIBUTE, id);
     context.add(new InMdc(id));
+  }
+
+  /** The id of a request that sent {@code given} (null: none) as its {@value #HEADER}. */
+  public static String idOf(String given) {
+    return given != null && SANE.matcher(given).matches() ? given : randomId();
   }
 
   /** A random UUID; an id needs no cryptographic randomness, and SecureRandom locks. */

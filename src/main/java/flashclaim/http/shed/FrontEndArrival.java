@@ -5,6 +5,7 @@ import io.micronaut.http.HttpRequest;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.LongAdder;
 
@@ -48,11 +49,17 @@ final class FrontEndArrival {
    * is off, missing, malformed, repeated or older than the maximum age.
    */
   Optional<Instant> of(HttpRequest<?> request, Instant now) {
-    if (!enabled()) {
-      return Optional.empty();
-    }
-    var values = request.getHeaders().getAll(header);
-    if (values.size() != 1) {
+    return enabled() ? of(request.getHeaders().getAll(header), now) : Optional.empty();
+  }
+
+  /** The header this reads; empty when off. */
+  String header() {
+    return header;
+  }
+
+  /** As {@link #of(HttpRequest, Instant)}, from every value of the header the request carries. */
+  Optional<Instant> of(List<String> values, Instant now) {
+    if (!enabled() || values.size() != 1) {
       return Optional.empty();
     }
     Optional<Instant> stamp =

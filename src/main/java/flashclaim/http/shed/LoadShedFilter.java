@@ -18,6 +18,7 @@ import io.micronaut.http.filter.ConditionalFilter;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -86,7 +87,7 @@ public final class LoadShedFilter implements Ordered, ConditionalFilter {
   }
 
   /** True from the start of {@link #drain}: new API requests are refused. */
-  boolean isDraining() {
+  public boolean isDraining() {
     return draining;
   }
 
@@ -147,6 +148,21 @@ public final class LoadShedFilter implements Ordered, ConditionalFilter {
   private void stamp(HttpRequest<?> request) {
     Instant now = clock.instant();
     Arrival.stamp(request, frontEnd.of(request, now).orElse(now), now.minus(behind()));
+  }
+
+  /**
+   * What {@link #stamp} notes of a request read now that carries {@code frontEndValues} of the
+   * trusted front end's header ({@link #frontEndHeader}): its place in the order of arrival, and
+   * when it most likely came. For a step that answers before the filters (the claim door).
+   */
+  public Arrival.Times arrivalNow(List<String> frontEndValues) {
+    Instant now = clock.instant();
+    return new Arrival.Times(frontEnd.of(frontEndValues, now).orElse(now), now.minus(behind()));
+  }
+
+  /** The trusted front end's header of arrival times; empty when off. */
+  public String frontEndHeader() {
+    return frontEnd.header();
   }
 
   /** The front end's times of arrival read, and how long those requests waited before this. */
