@@ -62,17 +62,19 @@ import java.util.concurrent.atomic.LongAdder;
  * <ol>
  *   <li><b>Pacing</b>: a retry sooner than its caller was told ({@link ClaimPacingFilter}), 429
  *       {@code retry-too-soon}. Like the pacing filter, before the token is known.
- *   <li><b>A verified caller</b> ({@link KnownCallers}): the claim edge let the same credentials
- *       (and App Check tokens, in {@code enforce} mode) through for the same campaign before, and
- *       the token has not expired. Any other claim goes through: the door never lets a stranger
- *       change the line or the book, nor tells one anything but what authentication would.
- *       In App Check's {@code monitor} mode, where every claim is to be counted, all go through.
+ *   <li><b>A verified caller</b>: the claim edge or the door let the same credentials (and App
+ *       Check tokens, in {@code enforce} mode) through for the same campaign before, and the token
+ *       has not expired ({@link KnownCallers}); or the framework's token validators accept the
+ *       token now, at once (a key set still being fetched sends the claim on), and App Check
+ *       admits its tokens at once. Any other claim goes through: the door never lets a stranger
+ *       change the line or the book, nor tells one anything but what authentication would. In App
+ *       Check's {@code monitor} mode, where every claim is to be counted, all go through.
  *   <li><b>Ids</b> that keep their rules (else the pipeline answers 400).
- *   <li><b>Answers without the store</b> that are known now ({@link
- *       ClaimService#decideWithoutStore} done at once): 403 for a campaign not open, not to one who
- *       may be owed the answer of an earlier claim (a holder whose claim carries an
- *       Idempotency-Key). A pool proven empty is not known at once (its proof waits for a shared
- *       read of the pool's additions): such claims go through.
+ *   <li><b>Answers without the store</b> ({@link ClaimService#decideWithoutStore}): 403 for a
+ *       campaign not open, 410 for a pool proven empty, not to one who may be owed the answer of an
+ *       earlier claim (a holder whose claim carries an Idempotency-Key). A proof waits for a shared
+ *       read of the pool's additions, at most until the claim's deadline: the door holds the
+ *       request meanwhile, without a thread ({@link DoorHandler}).
  *   <li><b>Refused at once by fair admission</b> ({@link ClaimAdmission#refuseAtOnce}): 503 {@code
  *       overloaded} with the caller's ticket, booked and counted as admission would.
  * </ol>
@@ -86,6 +88,10 @@ final class ClaimDoor {
   private static final String PATH_START = "/v1/campaigns/";
   private static final String PATH_END = "/claims";
   private static final byte[] NO_APP_CHECK = new byte[0];
+  private static final CompletableFuture<Optional<FullHttpResponse>> PASS =
+      CompletableFuture.completedFuture(Optional.empty());
+  private static final CompletableFuture<Optional<HttpResponse<?>>> NOTHING =
+      CompletableFuture.completedFuture(Optional.empty());
   private static final String BEARER = "Bearer ";
   /** A bearer token in the JWS compact form: three base64url parts. */
   private static final Pattern JWS =
@@ -209,12 +215,21 @@ final class ClaimDoor {
   }
 
   /** The answer to {@code request} at the door; empty lets it through to the pipeline. */
-  Optional<FullHttpResponse> answer(HttpRequest request) {
-    Optional<HttpResponse<?>> answer = decide(request);
+  CompletableFuture<Optional<FullHttpResponse>> answer(HttpRequest request) {
+    if (!config.enabled() || shed.isDraining() || !claimShaped(request)) {
+      return PASS;
+    }
+    CompletableFuture<Optional<HttpResponse<?>>> decided = decide(request);
+    return decided.isDone() && !decided.isCompletedExceptionally()
+        ? CompletableFuture.completedFuture(toNetty(decided.join(), request))
+        : decided.handle(
+            (answer, error) -> error == null ? toNetty(answer, request) : Optional.empty());
+  }
+
+  /** The answer as Netty writes it, counted; nothing, counted as passed, when there is none. */
+  private Optional<FullHttpResponse> toNetty(Optional<HttpResponse<?>> answer, HttpRequest request) {
     if (answer.isEmpty()) {
-      if (claimShaped(request)) {
-        passed.increment();
-      }
+      passed.increment();
       return Optional.empty();
     }
     HttpResponse<?> response = answer.get();
@@ -222,10 +237,19 @@ final class ClaimDoor {
     return Optional.of(toNetty(response, request.headers().get(RequestIdFilter.HEADER)));
   }
 
-  private Optional<HttpResponse<?>> decide(HttpRequest request) {
-    if (!config.enabled() || shed.isDraining() || !claimShaped(request)) {
-      return Optional.empty();
-    }
+  /**
+   * The answer to a claim-shaped request, done at once unless it waits for the shared read that a
+   * pool proven empty needs; empty lets it through.
+   */
+  private CompletableFuture<Optional<HttpResponse<?>>> decide(HttpRequest request) {
+    return decideAtOnce(request).orElse(NOTHING);
+  }
+
+  /**
+   * The steps up to the answers without the store: empty when the claim goes through at once, else
+   * the answer, which may come later.
+   */
+  private Optional<CompletableFuture<Optional<HttpResponse<?>>>> decideAtOnce(HttpRequest request) {
     HttpHeaders headers = request.headers();
     String path = request.uri();
     List<String> credentials = headers.getAll(HttpHeaderNames.AUTHORIZATION);
@@ -238,7 +262,7 @@ final class ClaimDoor {
     if (pacing.enabled()) {
       var left = pacing.waitLeft(key);
       if (left.isPresent()) {
-        return Optional.of(ClaimPacingFilter.tooSoon(path, left.get(), tickets));
+        return answer(ClaimPacingFilter.tooSoon(path, left.get(), tickets));
       }
     }
     if (appCheck.mode() == AppCheckMode.MONITOR) {
@@ -269,23 +293,38 @@ final class ClaimDoor {
     Arrival.Times arrival = shed.arrivalNow(frontEnd.isEmpty() ? List.of() : headers.getAll(frontEnd));
     ClaimRequest claim =
         new ClaimRequest(campaign, user.get(), arrival.came(), arrival.seen(), tickets, path);
-    CompletableFuture<Optional<ClaimService.Refusal>> decided =
-        claims.decideWithoutStore(campaignId, userId, claim.arrived());
-    if (!decided.isDone() || decided.isCompletedExceptionally()) {
-      return Optional.empty();
-    }
-    Optional<ClaimService.Refusal> refusal = decided.join();
+    return Optional.of(
+        claims
+            .decideWithoutStore(campaignId, userId, claim.arrived())
+            .thenApply(refusal -> afterWithoutStore(refusal, claim, campaignId, headers, key)));
+  }
+
+  /** The answer once the answers without the store are known: theirs, or fair admission's. */
+  private Optional<HttpResponse<?>> afterWithoutStore(
+      Optional<ClaimService.Refusal> refusal,
+      ClaimRequest claim,
+      CampaignId campaignId,
+      HttpHeaders headers,
+      long key) {
     if (refusal.isPresent()) {
       if (refusal.get().holdsCoupons() && carriesKey(headers)) {
         return Optional.empty();
       }
       admission.answeredBefore(claim);
       return Optional.of(
-          ClaimAnswers.of(claims.answered(campaignId, refusal.get(), claim.arrived()), campaign, path));
+          ClaimAnswers.of(
+              claims.answered(campaignId, refusal.get(), claim.arrived()),
+              claim.campaign(),
+              claim.path()));
     }
     Optional<HttpResponse<?>> refused = admission.refuseAtOnce(claim);
     refused.ifPresent(response -> ClaimPacingFilter.remember(pacing, key, response));
     return refused;
+  }
+
+  private static Optional<CompletableFuture<Optional<HttpResponse<?>>>> answer(
+      HttpResponse<?> response) {
+    return Optional.of(CompletableFuture.completedFuture(Optional.of(response)));
   }
 
   /**

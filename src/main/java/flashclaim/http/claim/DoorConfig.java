@@ -6,12 +6,13 @@ import java.time.Duration;
 
 /**
  * The claim door ({@code flashclaim.http.door.*}, {@link ClaimDoor}): the first step of a claim,
- * in front of the framework, which answers the claims whose answer is a refusal known from memory.
+ * in front of the framework, which answers the claims whose answer is a refusal it knows without a
+ * slot or store work of the claim's own.
  *
- * @param enabled answer at the door the claims it can (429 {@code retry-too-soon}, 503 {@code
- *     overloaded} refused at once, 403 for a campaign not open) for callers whose
- *     credentials the claim edge has verified; false lets every claim through to the framework's
- *     pipeline, which answers them alike at more cost
+ * @param enabled answer at the door the refusals it can (429 {@code retry-too-soon}; for verified
+ *     callers 403 for a campaign not open, 410 for a pool proven empty, 503 {@code overloaded}
+ *     refused at once); false lets every claim through to the framework's pipeline, which answers
+ *     them alike at more cost
  * @param maxCallers the most verified callers (credentials and campaign) one instance remembers, a
  *     hard bound on the memory (about 250 bytes each); past it the least recently used are
  *     forgotten, and their next claim goes through the whole pipeline and is remembered again

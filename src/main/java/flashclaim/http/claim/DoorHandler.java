@@ -17,7 +17,9 @@ import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.ReferenceCountUtil;
 import jakarta.inject.Singleton;
+import java.util.ArrayDeque;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +28,7 @@ import org.slf4j.LoggerFactory;
  * after the HTTP codec (and the access log, which so logs its answers too) and before the
  * framework's handler. It sees each request's head as soon as it is decoded; a request the door
  * answers is not passed on (its empty body is dropped), and the answer is written at once, flushed
- * when the read ends. HTTP/1.1 answers in the order of the requests on a connection: the door
+ * when the read ends (or, for a request whose answer waited, when it comes). HTTP/1.1 answers in the order of the requests on a connection: the door
  * answers only while the framework owes the connection no answer (it counts the requests it passed
  * on and the answers that went out), so a pipelined claim behind an unanswered request goes through
  * the framework. HTTP/2 connections have no door.
@@ -85,7 +87,12 @@ final class DoorHandler implements BeanCreatedEventListener<NettyServerCustomize
     }
   }
 
-  /** The door of one connection; runs on its event loop only. */
+  /**
+   * The door of one connection; runs on its event loop only. A request whose answer waits (for the
+   * shared read of a pool proven empty) is held: what the connection sends meanwhile is kept
+   * behind it, and the end of the read is not passed on, so the framework asks for no more until
+   * the held request is answered here or passed on, and then what was kept follows it.
+   */
   private static final class Door extends ChannelDuplexHandler {
     private final ClaimDoor door;
     /** Requests passed on whose answer has not gone out yet. */
@@ -93,6 +100,12 @@ final class DoorHandler implements BeanCreatedEventListener<NettyServerCustomize
     /** Dropping the rest of a request the door answered, up to its last content. */
     private boolean dropping;
     private boolean flush;
+    /** The request whose answer the door waits for; null when none is held. */
+    private HttpRequest held;
+    /** What came after the held request, in order, until it is answered or passed on. */
+    private final ArrayDeque<Object> behind = new ArrayDeque<>();
+    /** A read ended while a request was held. */
+    private boolean readEnded;
 
     Door(ClaimDoor door) {
       this.door = door;
@@ -100,41 +113,104 @@ final class DoorHandler implements BeanCreatedEventListener<NettyServerCustomize
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      if (held != null) {
+        behind.add(msg);
+        return;
+      }
       if (dropping) {
         dropping = !(msg instanceof LastHttpContent);
         ReferenceCountUtil.release(msg);
         return;
       }
-      if (msg instanceof HttpRequest request) {
-        Optional<FullHttpResponse> answer = owed == 0 ? answer(request) : Optional.empty();
-        if (answer.isPresent()) {
-          dropping = !(msg instanceof LastHttpContent);
-          ReferenceCountUtil.release(msg);
-          ctx.write(answer.get(), ctx.voidPromise());
-          flush = true;
+      if (msg instanceof HttpRequest request && owed == 0) {
+        CompletableFuture<Optional<FullHttpResponse>> answer = answer(request);
+        if (!answer.isDone()) {
+          held = request;
+          answer.whenComplete(
+              (done, error) ->
+                  ctx.executor()
+                      .execute(() -> resolve(ctx, error == null ? done : Optional.empty())));
           return;
         }
+        if (answered(ctx, msg, answer.join())) {
+          return;
+        }
+      }
+      if (msg instanceof HttpRequest) {
         owed++;
       }
       ctx.fireChannelRead(msg);
     }
 
-    private Optional<FullHttpResponse> answer(HttpRequest request) {
+    /** Writes the answer, if any, and drops the request; false when it goes on instead. */
+    private boolean answered(
+        ChannelHandlerContext ctx, Object msg, Optional<FullHttpResponse> answer) {
+      if (answer.isEmpty()) {
+        return false;
+      }
+      dropping = !(msg instanceof LastHttpContent);
+      ReferenceCountUtil.release(msg);
+      ctx.write(answer.get(), ctx.voidPromise());
+      flush = true;
+      return true;
+    }
+
+    /** The held request's answer came: it is written, or the request goes on; then what followed. */
+    private void resolve(ChannelHandlerContext ctx, Optional<FullHttpResponse> answer) {
+      HttpRequest request = held;
+      held = null;
+      if (request == null) {
+        return;
+      }
+      if (!ctx.channel().isActive()) {
+        answer.ifPresent(ReferenceCountUtil::release);
+        behind.forEach(ReferenceCountUtil::release);
+        behind.clear();
+        return;
+      }
+      if (!answered(ctx, request, answer)) {
+        owed++;
+        ctx.fireChannelRead(request);
+      }
+      while (held == null && !behind.isEmpty()) {
+        channelRead(ctx, behind.poll());
+      }
+      if (held == null && readEnded) {
+        readEnded = false;
+        channelReadComplete(ctx);
+      } else if (flush) {
+        flush = false;
+        ctx.flush();
+      }
+    }
+
+    private CompletableFuture<Optional<FullHttpResponse>> answer(HttpRequest request) {
       try {
         return door.answer(request);
       } catch (RuntimeException e) {
         LOG.warn("The claim door failed on a request; it goes on to the pipeline", e);
-        return Optional.empty();
+        return CompletableFuture.completedFuture(Optional.empty());
       }
     }
 
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
+      if (held != null) {
+        readEnded = true;
+        return;
+      }
       if (flush) {
         flush = false;
         ctx.flush();
       }
       ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+      behind.forEach(ReferenceCountUtil::release);
+      behind.clear();
+      ctx.fireChannelInactive();
     }
 
     @Override

@@ -38,8 +38,9 @@ import org.junit.jupiter.api.Test;
  * it nor the edge verified before with the framework's validators, once, and remembers its caller. Strangers
  * (forged tokens, none), claims with a body, odd spellings of the path, and a claim pipelined
  * behind an unanswered request go through the pipeline. A known caller's claim on a campaign not
- * open is answered 403 at the door; one on a pool proven empty, which waits for a shared read of
- * the pool's additions, by the pipeline.
+ * open is answered 403 at the door; one on a pool proven empty is held at the door, without a
+ * thread, until the shared read of the pool's additions confirms the proof, and answered 410 there,
+ * with what its connection sent meanwhile answered after it.
  */
 class ClaimDoorTest {
   private static final String OVERLOADED = "urn:flashclaim:problem:overloaded";
@@ -174,6 +175,7 @@ class ClaimDoorTest {
       // Served once a slot is free: the door lets it through to admission and the store.
       Api.Response served = Claimer.claim(url, "door", token, ticket);
       assertThat(served.status()).as(served.body()).isEqualTo(201);
+      HeldClaims.awaitInFlight(one.context().getBean(FairAdmission.class), 0);
 
       // A campaign not open yet: once this instance holds it, a known caller's claim is answered
       // 403 at the door, as the edge answered it.
@@ -188,16 +190,42 @@ class ClaimDoorTest {
       assertThat(door.answered(403)).isPositive();
       assertThat(verified.verified("door-late")).isLessThan(4);
 
-      // A pool proven empty waits for the shared read of the pool's additions: the pipeline
-      // answers it, not the door.
+      // A pool proven empty: the first claims find it empty in the store, through the pipeline,
+      // until this instance holds a proof (a read of the pool's additions, then a query that finds
+      // none); from then on the claims are held at the door until the shared read of the additions
+      // confirms the proof, and answered 410 there.
       assertThat(Claimer.claim(url, "door-empty", Tokens.user("door-first"), null).status())
           .isEqualTo(201);
+      // (its slot is given back just after its answer leaves)
+      HeldClaims.awaitInFlight(one.context().getBean(FairAdmission.class), 0);
       String empty = Tokens.user("door-empty");
-      for (int i = 0; i < 3; i++) {
-        Api.Response soldOut = Claimer.claim(url, "door-empty", empty, null);
-        assertThat(soldOut.status()).as(soldOut.body()).isEqualTo(410);
+      Api.Response soldOut = Claimer.claim(url, "door-empty", empty, null);
+      assertThat(soldOut.status()).as(soldOut.body()).isEqualTo(410);
+      for (int i = 0; i < 5 && door.answered(410) == 0; i++) {
+        Api.Response again410 = Claimer.claim(url, "door-empty", empty, null);
+        assertThat(again410.status()).as(again410.body()).isEqualTo(410);
+        assertThat(again410.json()).isEqualTo(soldOut.json());
       }
-      assertThat(door.answered(410)).isZero();
+      assertThat(door.answered(410)).isEqualTo(1);
+      Api.Response atTheDoor = Claimer.claim(url, "door-empty", empty, null);
+      assertThat(atTheDoor.status()).isEqualTo(410);
+      assertThat(atTheDoor.json()).isEqualTo(soldOut.json());
+      assertThat(door.answered(410)).isEqualTo(2);
+      // What a connection sends while a claim is held waits behind it, and is answered after it.
+      assertThat(
+              pipelined(
+                  url,
+                  "POST /v1/campaigns/door-empty/claims HTTP/1.1\r\nHost: x\r\nAuthorization:"
+                      + " Bearer "
+                      + empty
+                      + "\r\nContent-Length: 0\r\n\r\n"
+                      + "GET /v1/campaigns/door-empty/claims/me HTTP/1.1\r\nHost: x\r\n"
+                      + "Authorization: Bearer "
+                      + empty
+                      + "\r\nConnection: close\r\n\r\n",
+                  2))
+          .containsExactly(410, 200);
+      assertThat(door.answered(410)).isEqualTo(3);
       assertThat(Api.get(url, "/prometheus", null).body().lines())
           .contains("flashclaim_http_door_answers_total{status=\"503\"} 5.0");
     } finally {
