@@ -92,36 +92,54 @@ public class AppCheckVerifier {
    * #verify(String) checked}.
    */
   public CompletableFuture<AppCheckVerdict> verify(List<String> presented) {
-    if (presented.size() > 1) {
-      return CompletableFuture.completedFuture(counted(invalid("several tokens")));
-    }
-    return verify(presented.isEmpty() ? null : presented.get(0));
+    return inspect(presented).thenApply(this::counted);
+  }
+
+  /** As {@link #verify(List)}, of one token (null or blank: none). */
+  public CompletableFuture<AppCheckVerdict> verify(@Nullable String token) {
+    return inspect(token).thenApply(this::counted);
   }
 
   /**
-   * The verdict on a request's token (null or blank: none). Completes at once unless the token
-   * names a key that is not at hand, which waits for a fetch of the keys (bounded by {@code
-   * jwks-fetch-timeout}).
+   * The verdict of {@link #verify(List)}, not counted: for a step that may leave the request to
+   * be verified, and counted, by the claim edge ({@link #countValid} counts it when it does not).
+   * Completes at once unless the token names a key that is not at hand, which waits for a fetch
+   * of the keys (bounded by {@code jwks-fetch-timeout}).
    */
-  public CompletableFuture<AppCheckVerdict> verify(@Nullable String token) {
+  public CompletableFuture<AppCheckVerdict> inspect(List<String> presented) {
+    if (presented.size() > 1) {
+      return CompletableFuture.completedFuture(invalid("several tokens"));
+    }
+    return inspect(presented.isEmpty() ? null : presented.get(0));
+  }
+
+  private CompletableFuture<AppCheckVerdict> inspect(@Nullable String token) {
     if (token == null || token.isBlank()) {
-      return CompletableFuture.completedFuture(counted(new AppCheckVerdict.Missing()));
+      return CompletableFuture.completedFuture(new AppCheckVerdict.Missing());
     }
     SignedJWT jwt;
     try {
       jwt = SignedJWT.parse(token);
     } catch (ParseException e) { // garbage, an unsigned ("alg": "none") JWT, an encrypted one
-      return CompletableFuture.completedFuture(counted(invalid("not a signed JWT")));
+      return CompletableFuture.completedFuture(invalid("not a signed JWT"));
     }
     // Checked before the keys are looked at, so that no such token can cause a fetch.
     JWSHeader header = jwt.getHeader();
     if (!JWSAlgorithm.RS256.equals(header.getAlgorithm())) {
-      return CompletableFuture.completedFuture(counted(invalid("alg " + header.getAlgorithm())));
+      return CompletableFuture.completedFuture(invalid("alg " + header.getAlgorithm()));
     }
     if (header.getKeyID() == null) {
-      return CompletableFuture.completedFuture(counted(invalid("no kid")));
+      return CompletableFuture.completedFuture(invalid("no kid"));
     }
-    return keys.forKeyId(header.getKeyID()).thenApply(set -> counted(check(jwt, set)));
+    return keys.forKeyId(header.getKeyID()).thenApply(set -> check(jwt, set));
+  }
+
+  /**
+   * Counts a valid token of a request answered without {@link #verify}: one whose token {@link
+   * #inspect} found valid, or that was found so before.
+   */
+  public void countValid() {
+    valid.increment();
   }
 
   /** Whether a request with this verdict goes on: always, unless the mode is {@code enforce}. */

@@ -178,7 +178,7 @@ final class ClaimDoor {
       return Optional.empty();
     }
     if (appCheck.mode() == AppCheckMode.ENFORCE) {
-      CompletableFuture<AppCheckVerdict> verdict = appCheck.verify(appCheckTokens);
+      CompletableFuture<AppCheckVerdict> verdict = appCheck.inspect(appCheckTokens);
       if (!verdict.isDone()
           || verdict.isCompletedExceptionally()
           || !appCheck.admits(verdict.join())) {
@@ -234,6 +234,9 @@ final class ClaimDoor {
     }
     HttpResponse<?> response = answer.get();
     answered.computeIfAbsent(response.code(), code -> new LongAdder()).increment();
+    if (appCheck.mode() == AppCheckMode.ENFORCE && response.code() != 429) {
+      appCheck.countValid(); // as the claim edge would have counted its token
+    }
     return Optional.of(toNetty(response, request.headers().get(RequestIdFilter.HEADER)));
   }
 
@@ -252,6 +255,10 @@ final class ClaimDoor {
   private Optional<CompletableFuture<Optional<HttpResponse<?>>>> decideAtOnce(HttpRequest request) {
     HttpHeaders headers = request.headers();
     String path = request.uri();
+    String campaign = path.substring(PATH_START.length(), path.length() - PATH_END.length());
+    if (CampaignId.isReserved(campaign)) {
+      return Optional.empty(); // the warm-up's: the pipeline answers 404 to all but it, first
+    }
     List<String> credentials = headers.getAll(HttpHeaderNames.AUTHORIZATION);
     if (credentials.size() != 1) {
       return Optional.empty(); // anonymous: refused by the route's security rule
@@ -280,7 +287,6 @@ final class ClaimDoor {
       callers.remember(digest, appCheckDigest, verified.get().getName(), expiry.get());
       user = Optional.of(verified.get().getName());
     }
-    String campaign = path.substring(PATH_START.length(), path.length() - PATH_END.length());
     CampaignId campaignId;
     UserId userId;
     try {

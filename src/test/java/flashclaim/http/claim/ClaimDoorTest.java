@@ -30,17 +30,24 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * The claim door answers, before the framework, the refusals it knows for verified callers, with the pipeline's answers, and lets everything else through. One instance with one
- * claim slot held by a claim of another campaign and no room to wait, pacing off (so that a
- * refused caller may come back at once): a claim with a body is refused 503 by the pipeline; the
- * same caller's claims without one are refused 503 at the door, with the same problem, a ticket
- * that keeps its first arrival, and the request id it sent; the door verifies a token that neither
- * it nor the edge verified before with the framework's validators, once, and remembers its caller. Strangers
- * (forged tokens, none), claims with a body, odd spellings of the path, and a claim pipelined
- * behind an unanswered request go through the pipeline. A known caller's claim on a campaign not
- * open is answered 403 at the door; one on a pool proven empty is held at the door, without a
- * thread, until the shared read of the pool's additions confirms the proof, and answered 410 there,
- * with what its connection sent meanwhile answered after it.
+ * The claim door answers, before the framework, the refusals it knows for verified callers, with
+ * the pipeline's answers, and lets everything else through. One instance with one claim slot held
+ * by a claim of another campaign and no room to wait, pacing off (so that a refused caller may come
+ * back at once) and no appointment book:
+ *
+ * <ul>
+ *   <li>a claim with a body is refused 503 by the pipeline; the same caller's claims without one
+ *       are refused 503 at the door, with the same problem, a ticket that keeps its first arrival,
+ *       and the request id it sent;
+ *   <li>the door verifies a token that neither it nor the edge verified before with the
+ *       framework's validators, once, and remembers its caller;
+ *   <li>strangers (forged, altered or no tokens), claims with a body, odd spellings of the path,
+ *       and a claim pipelined behind an unanswered request go through the pipeline;
+ *   <li>a known caller's claim on a campaign not open is answered 403 at the door;
+ *   <li>one on a pool proven empty is held at the door, without a thread, until the shared read of
+ *       the pool's additions confirms the proof, and answered 410 there, with what its connection
+ *       sent meanwhile answered after it.
+ * </ul>
  */
 class ClaimDoorTest {
   private static final String OVERLOADED = "urn:flashclaim:problem:overloaded";
@@ -58,6 +65,8 @@ class ClaimDoorTest {
                 "flashclaim.admission.initial-limit", 1,
                 "flashclaim.admission.max-queued", 0,
                 "flashclaim.admission.pacing.enabled", "false",
+                // no appointment book: a free slot admits a new user, whatever was told before
+                "flashclaim.admission.appointments", "false",
                 "flashclaim.claim.deadline", "60s",
                 "flashclaim.firestore.call-timeout", "30s"))) {
       URI url = one.url();
@@ -197,11 +206,13 @@ class ClaimDoorTest {
       assertThat(Claimer.claim(url, "door-empty", Tokens.user("door-first"), null).status())
           .isEqualTo(201);
       // (its slot is given back just after its answer leaves)
-      HeldClaims.awaitInFlight(one.context().getBean(FairAdmission.class), 0);
+      FairAdmission slots = one.context().getBean(FairAdmission.class);
+      HeldClaims.awaitInFlight(slots, 0);
       String empty = Tokens.user("door-empty");
       Api.Response soldOut = Claimer.claim(url, "door-empty", empty, null);
       assertThat(soldOut.status()).as(soldOut.body()).isEqualTo(410);
       for (int i = 0; i < 5 && door.answered(410) == 0; i++) {
+        HeldClaims.awaitInFlight(slots, 0); // the one slot of the claim before, given back
         Api.Response again410 = Claimer.claim(url, "door-empty", empty, null);
         assertThat(again410.status()).as(again410.body()).isEqualTo(410);
         assertThat(again410.json()).isEqualTo(soldOut.json());
