@@ -133,11 +133,6 @@ final class ClaimDoor {
     this.validators = validators;
   }
 
-  /** Whether the door answers anything ({@code flashclaim.http.door.enabled}). */
-  boolean enabled() {
-    return config.enabled();
-  }
-
   /**
    * Remembers the caller of a claim the claim edge let through authentication, App Check and the
    * rules of its ids ({@link KnownCallers}), until its token expires: its next claims may be
