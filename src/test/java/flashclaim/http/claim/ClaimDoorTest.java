@@ -141,6 +141,50 @@ class ClaimDoorTest {
           .isEqualTo(401);
       assertThat(door.answered(503)).isEqualTo(4);
 
+      // Odd spellings of a known caller's claim, each the first request on its connection: none
+      // is answered at the door; the pipeline answers each with 4xx, or 503 as any claim now.
+      String odder = Tokens.user("door-odd");
+      Api.Response known = // with a body: through the pipeline, whose edge remembers the caller
+          Api.send(
+              Api.request(url, "/v1/campaigns/door/claims", odder)
+                  .POST(HttpRequest.BodyPublishers.ofString("{}"))
+                  .build());
+      assertThat(known.status()).isEqualTo(503);
+      String auth = "\r\nAuthorization: Bearer " + odder;
+      String end = "\r\n\r\n";
+      String closing = "GET /v1/campaigns/door HTTP/1.1\r\nHost: x\r\nConnection: close" + end;
+      for (String odd :
+          List.of(
+              "post /v1/campaigns/door/claims HTTP/1.1\r\nHost: x" + auth + end,
+              "POST /v1/campaigns/door/claims HTTP/1.1\r\nHost: x\r\nAuthorization: bearer "
+                  + odder
+                  + end,
+              "POST /v1/campaigns/door/claims HTTP/1.1\r\nHost: x" + auth + auth + end,
+              "POST /v1/campaigns/door/claims HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer  "
+                  + odder
+                  + end,
+              "POST /v1/campaigns/door/claims/ HTTP/1.1\r\nHost: x" + auth + end,
+              "POST /v1/campaigns/d%6Fr/claims HTTP/1.1\r\nHost: x" + auth + end,
+              "POST /v1/campaigns/../claims HTTP/1.1\r\nHost: x" + auth + end,
+              "POST http://x/v1/campaigns/door/claims HTTP/1.1\r\nHost: x" + auth + end,
+              "POST /v1/campaigns/door/claims?a=b HTTP/1.1\r\nHost: x" + auth + end,
+              "POST /v1/campaigns/door/claims HTTP/1.1\r\nHost: x\r\nContent-Length: 1"
+                  + auth
+                  + end
+                  + "x",
+              "POST /v1/campaigns/door/claims HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked"
+                  + auth
+                  + end
+                  + "0"
+                  + end)) {
+        List<Integer> answers = pipelined(url, odd + closing, 2);
+        assertThat(answers.get(0)).as(odd).isBetween(400, 503).isNotEqualTo(500);
+      }
+      List<Integer> http10 =
+          pipelined(url, "POST /v1/campaigns/door/claims HTTP/1.0\r\nHost: x" + auth + "\r\n\r\n", 1);
+      assertThat(http10.get(0)).isBetween(400, 503).isNotEqualTo(500);
+      assertThat(door.answered(503)).isEqualTo(4);
+
       // The same caller for another campaign is not known there: its token is verified again (an
       // unknown campaign's claim is refused at once as any other: admission comes before the
       // store). Claims with a body, or another spelling of the path, go through the pipeline.
@@ -271,7 +315,7 @@ class ClaimDoorTest {
         read.write(buffer, 0, n);
       }
       Matcher status =
-          Pattern.compile("HTTP/1\\.1 (\\d{3}) ").matcher(read.toString(StandardCharsets.US_ASCII));
+          Pattern.compile("HTTP/1\\.[01] (\\d{3}) ").matcher(read.toString(StandardCharsets.US_ASCII));
       List<Integer> statuses = new java.util.ArrayList<>();
       while (status.find()) {
         statuses.add(Integer.parseInt(status.group(1)));
