@@ -95,7 +95,7 @@ final class ClaimDoor {
   private static final String BEARER = "Bearer ";
   /** A bearer token in the JWS compact form: three base64url parts. */
   private static final Pattern JWS =
-      Pattern.compile("Bearer [A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+");
+      Pattern.compile(BEARER + "[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+");
 
   private final DoorConfig config;
   private final KnownCallers callers;
@@ -169,7 +169,7 @@ final class ClaimDoor {
    * alike.
    */
   private Optional<Authentication> verifiedNow(String credentials, List<String> appCheckTokens) {
-    if (!credentials.startsWith(BEARER) || !JWS.matcher(credentials).matches()) {
+    if (!JWS.matcher(credentials).matches()) {
       return Optional.empty();
     }
     if (appCheck.mode() == AppCheckMode.ENFORCE) {
@@ -240,23 +240,15 @@ final class ClaimDoor {
    * pool proven empty needs; empty lets it through.
    */
   private CompletableFuture<Optional<HttpResponse<?>>> decide(HttpRequest request) {
-    return decideAtOnce(request).orElse(NOTHING);
-  }
-
-  /**
-   * The steps up to the answers without the store: empty when the claim goes through at once, else
-   * the answer, which may come later.
-   */
-  private Optional<CompletableFuture<Optional<HttpResponse<?>>>> decideAtOnce(HttpRequest request) {
     HttpHeaders headers = request.headers();
     String path = request.uri();
     String campaign = path.substring(PATH_START.length(), path.length() - PATH_END.length());
     if (CampaignId.isReserved(campaign)) {
-      return Optional.empty(); // the warm-up's: the pipeline answers 404 to all but it, first
+      return NOTHING; // the warm-up's: the pipeline answers 404 to all but it, first
     }
     List<String> credentials = headers.getAll(HttpHeaderNames.AUTHORIZATION);
     if (credentials.size() != 1) {
-      return Optional.empty(); // anonymous: refused by the route's security rule
+      return NOTHING; // anonymous: refused by the route's security rule
     }
     byte[] digest = ClaimPacing.digest(credentials.get(0), path);
     long key = ClaimPacing.key(digest);
@@ -264,11 +256,12 @@ final class ClaimDoor {
     if (pacing.enabled()) {
       var left = pacing.waitLeft(key);
       if (left.isPresent()) {
-        return answer(ClaimPacingFilter.tooSoon(path, left.get(), tickets));
+        return CompletableFuture.completedFuture(
+            Optional.of(ClaimPacingFilter.tooSoon(path, left.get(), tickets)));
       }
     }
     if (appCheck.mode() == AppCheckMode.MONITOR) {
-      return Optional.empty();
+      return NOTHING;
     }
     List<String> appCheckTokens = headers.getAll(ClaimEdgeFilter.APP_CHECK);
     byte[] appCheckDigest = appCheckDigest(appCheckTokens);
@@ -277,7 +270,7 @@ final class ClaimDoor {
       Optional<Authentication> verified = verifiedNow(credentials.get(0), appCheckTokens);
       Optional<Instant> expiry = verified.flatMap(ClaimDoor::expiry);
       if (expiry.isEmpty()) {
-        return Optional.empty();
+        return NOTHING;
       }
       callers.remember(digest, appCheckDigest, verified.get().getName(), expiry.get());
       user = Optional.of(verified.get().getName());
@@ -288,16 +281,15 @@ final class ClaimDoor {
       campaignId = new CampaignId(campaign);
       userId = new UserId(user.get());
     } catch (InvalidInputException e) {
-      return Optional.empty();
+      return NOTHING;
     }
     String frontEnd = shed.frontEndHeader();
     Arrival.Times arrival = shed.arrivalNow(frontEnd.isEmpty() ? List.of() : headers.getAll(frontEnd));
     ClaimRequest claim =
         new ClaimRequest(campaign, user.get(), arrival.came(), arrival.seen(), tickets, path);
-    return Optional.of(
-        claims
-            .decideWithoutStore(campaignId, userId, claim.arrived())
-            .thenApply(refusal -> afterWithoutStore(refusal, claim, campaignId, headers, key)));
+    return claims
+        .decideWithoutStore(campaignId, userId, claim.arrived())
+        .thenApply(refusal -> afterWithoutStore(refusal, claim, campaignId, headers, key));
   }
 
   /** The answer once the answers without the store are known: theirs, or fair admission's. */
@@ -321,11 +313,6 @@ final class ClaimDoor {
     Optional<HttpResponse<?>> refused = admission.refuseAtOnce(claim);
     refused.ifPresent(response -> ClaimPacingFilter.remember(pacing, key, response));
     return refused;
-  }
-
-  private static Optional<CompletableFuture<Optional<HttpResponse<?>>>> answer(
-      HttpResponse<?> response) {
-    return Optional.of(CompletableFuture.completedFuture(Optional.of(response)));
   }
 
   /**
