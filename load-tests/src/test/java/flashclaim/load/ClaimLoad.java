@@ -98,6 +98,9 @@ import javax.crypto.spec.SecretKeySpec;
  *   <li>{@code alsoExpect}: more statuses that count as answers, comma-separated ({@code
  *       bin/load-run --pause-at}: 403, the paused campaign's refusal)
  *   <li>{@code expectStatus}: the only status that counts as an answer (the floor phase: 410)
+ *   <li>{@code clientWarmUpCampaignId}, {@code clientWarmUpSeconds} (5): before the measured
+ *       run, the client warms itself up against that campaign (a pool proven empty) at the
+ *       measured run's rate, untallied (see {@link #afterClientWarmUp}); none by default
  *   <li>{@code floorP99Ms}: the p99 of the cheapest answer measured in the same run at the same
  *       rate ({@code bin/load-run}'s floor phase); when set, the p99 assertion is {@code
  *       floorP99Ms + p99OverFloorMs} (1,000) instead of {@code p99Ms}
@@ -127,6 +130,8 @@ public final class ClaimLoad {
   private static final String REQUEST_NAME = "claim";
   /** The name of the hammering users' attempts ({@code -Dhammer}). */
   private static final String HAMMER_REQUEST_NAME = "claim-hammer";
+  /** The name of the client's warm-up requests ({@code -DclientWarmUpCampaignId}). */
+  private static final String CLIENT_WARM_UP_REQUEST_NAME = "client-warm-up";
 
   private final String workload;
   private final List<String> baseUrls;
@@ -156,6 +161,11 @@ public final class ClaimLoad {
   private final int p99OverFloorMs;
   private final Integer expectStatus;
   private final List<Integer> alsoExpect;
+  private final String clientWarmUpCampaign;
+  private final Duration clientWarmUp;
+  private final java.util.concurrent.atomic.AtomicBoolean saleStarted =
+      new java.util.concurrent.atomic.AtomicBoolean();
+  private volatile String shape = "";
   private final Tally tally;
 
   /**
@@ -310,6 +320,11 @@ public final class ClaimLoad {
             .filter(code -> !code.isEmpty())
             .map(Integer::valueOf)
             .toList();
+    this.clientWarmUpCampaign = System.getProperty("clientWarmUpCampaignId", "").trim();
+    this.clientWarmUp = Duration.ofSeconds(Integer.getInteger("clientWarmUpSeconds", 5));
+    if (!clientWarmUpCampaign.isEmpty() && clientWarmUp.isNegative()) {
+      throw new IllegalArgumentException("-DclientWarmUpSeconds must not be negative");
+    }
   }
 
   private static boolean flag(String property, boolean defaultValue) {
@@ -440,11 +455,68 @@ public final class ClaimLoad {
     return feed(feeder).exec(attempts(expected));
   }
 
-  /** W1, W3, W4, W6: users arriving evenly over the duration, each claiming once. */
+  /**
+   * W1, W3, W4, W6: users arriving evenly over the duration, each claiming once; after the
+   * client's warm-up when there is one (see {@link #afterClientWarmUp}).
+   */
   public PopulationBuilder oneClaimPerUser(String scenarioName, List<Integer> expected) {
-    return scenario(scenarioName)
-        .exec(claim(users(1), expected(expected)))
-        .injectOpen(rampUsers(users).during(duration));
+    return afterClientWarmUp(
+        scenario(scenarioName)
+            .exec(startOfSale())
+            .exec(claim(users(1), expected(expected)))
+            .injectOpen(rampUsers(users).during(duration)));
+  }
+
+  /**
+   * {@code measured} alone, or with {@code -DclientWarmUpCampaignId}, after the client's own
+   * warm-up: for {@code clientWarmUpSeconds} (5) users of their own send one claim each to that
+   * campaign (a pool proven empty: every answer a cheap 410) at the measured run's rate, through
+   * the same connection pool, and are neither tallied nor asserted. A client that starts cold
+   * compiles its own code and opens its pool in the first seconds, which are the seconds in which
+   * the first users to click arrive; a phone's requests reach an instance through a front end
+   * that has been running all along. The sale's time starts when its first user is fed.
+   */
+  private PopulationBuilder afterClientWarmUp(PopulationBuilder measured) {
+    if (clientWarmUpCampaign.isEmpty() || clientWarmUp.isZero()) {
+      return measured;
+    }
+    int warmUsers = (int) Math.max(1, users * clientWarmUp.toMillis() / duration.toMillis());
+    List<String> tokens = new ArrayList<>(warmUsers);
+    for (int user = 0; user < warmUsers; user++) {
+      tokens.add(token(runId + "-warm-u" + user));
+    }
+    AtomicLong next = new AtomicLong();
+    Iterator<Map<String, Object>> feeder =
+        java.util.stream.Stream.generate(
+                () -> {
+                  int user = (int) (next.getAndIncrement() % warmUsers);
+                  return Map.<String, Object>of(
+                      "token", tokens.get(user), "baseUrl", liveUrls.pick(user));
+                })
+            .iterator();
+    return scenario("client warm-up")
+        .feed(feeder)
+        .exec(
+            http(CLIENT_WARM_UP_REQUEST_NAME)
+                .post("#{baseUrl}/v1/campaigns/" + clientWarmUpCampaign + "/claims")
+                .header("Authorization", "Bearer #{token}")
+                .requestTimeout(requestTimeout)
+                .check(status().gte(100)))
+        .injectOpen(rampUsers(warmUsers).during(clientWarmUp))
+        .andThen(measured);
+  }
+
+  /** The first user fed of the measured run starts the tally's time and announces it. */
+  private ChainBuilder startOfSale() {
+    return exec(
+        session -> {
+          if (!clientWarmUpCampaign.isEmpty()
+              && !clientWarmUp.isZero()
+              && saleStarted.compareAndSet(false, true)) {
+            startTally();
+          }
+          return session;
+        });
   }
 
   private ChainBuilder attempts(List<Integer> expected) {
@@ -628,11 +700,11 @@ public final class ClaimLoad {
    * No failed requests (above {@code maxFailedPercent}), and p99 of all requests under {@code
    * p99Ms}, or under {@code floorP99Ms + p99OverFloorMs} when the run's floor was measured. With
    * hammering users, both hold for the honest users' requests ({@code claim}); the summary of
-   * {@code bin/load-run} reports the hammerers'.
+   * {@code bin/load-run} reports the hammerers'. The client's warm-up is not asserted.
    */
   public Assertion[] assertions() {
     int limit = p99LimitMs();
-    if (hammer > 0) {
+    if (hammer > 0 || (!clientWarmUpCampaign.isEmpty() && !clientWarmUp.isZero())) {
       return new Assertion[] {
         details(REQUEST_NAME).failedRequests().percent().lte(maxFailedPercent),
         details(REQUEST_NAME).responseTime().percentile(99.0).lt(limit)
@@ -683,8 +755,23 @@ public final class ClaimLoad {
   /**
    * Logs what this run will do, ending with {@code start <epoch ms>} (when the tally's time
    * starts: {@code bin/load-run --freeze-store} counts from there); call from {@code before()}.
+   * After a client warm-up, that line comes when the measured run's first user is fed.
    */
   public void announce(String shape) {
+    this.shape = shape;
+    if (!clientWarmUpCampaign.isEmpty() && !clientWarmUp.isZero()) {
+      System.out.printf(
+          Locale.ROOT,
+          "flashclaim %s client warm-up: %d s against campaign %s before the measured run%n",
+          workload,
+          clientWarmUp.toSeconds(),
+          clientWarmUpCampaign);
+      return;
+    }
+    startTally();
+  }
+
+  private void startTally() {
     tally.start();
     System.out.printf(
         Locale.ROOT,
