@@ -23,10 +23,21 @@ final class AdmissionFactory {
     return new ScheduledWaitTimer();
   }
 
+  /** The ceiling over the claims' adaptive limit, which the event loops' lag lowers. */
   @Context
-  FairAdmission admission(AdmissionConfig config, Clock clock, ScheduledWaitTimer timer) {
+  SlotCeiling slotCeiling(AdmissionConfig config) {
+    return new SlotCeiling(limit(config));
+  }
+
+  @Context
+  FairAdmission admission(
+      AdmissionConfig config, Clock clock, ScheduledWaitTimer timer, SlotCeiling ceiling) {
     return new FairAdmission(
-        config, limiter(config), clock, timer, () -> ThreadLocalRandom.current().nextDouble());
+        config,
+        SimpleLimiter.newBuilder().named("claims").limit(ceiling).build(),
+        clock,
+        timer,
+        () -> ThreadLocalRandom.current().nextDouble());
   }
 
   /**
@@ -42,22 +53,25 @@ final class AdmissionFactory {
     return FleetOrder.of(board, config, admission, clock).start();
   }
 
-  /** The limiter of {@code flashclaim.admission.limit}. */
+  /** The limiter of {@code flashclaim.admission.limit}, without a ceiling. */
   static AbstractLimiter<Void> limiter(AdmissionConfig config) {
-    Limit limit =
-        switch (config.limit()) {
-          case "gradient2" -> Gradient2Limit.newBuilder()
-              .initialLimit(config.initialLimit())
-              .minLimit(config.minLimit())
-              .maxConcurrency(config.maxLimit())
-              .build();
-          case "vegas" -> VegasLimit.newBuilder()
-              .initialLimit(config.initialLimit())
-              .maxConcurrency(config.maxLimit())
-              .build();
-          case "fixed" -> FixedLimit.of(config.initialLimit());
-          default -> throw new IllegalStateException("no limit " + config.limit());
-        };
-    return SimpleLimiter.newBuilder().named("claims").limit(limit).build();
+    return SimpleLimiter.newBuilder().named("claims").limit(limit(config)).build();
+  }
+
+  /** The adaptive limit of {@code flashclaim.admission.limit}. */
+  private static Limit limit(AdmissionConfig config) {
+    return switch (config.limit()) {
+      case "gradient2" -> Gradient2Limit.newBuilder()
+          .initialLimit(config.initialLimit())
+          .minLimit(config.minLimit())
+          .maxConcurrency(config.maxLimit())
+          .build();
+      case "vegas" -> VegasLimit.newBuilder()
+          .initialLimit(config.initialLimit())
+          .maxConcurrency(config.maxLimit())
+          .build();
+      case "fixed" -> FixedLimit.of(config.initialLimit());
+      default -> throw new IllegalStateException("no limit " + config.limit());
+    };
   }
 }

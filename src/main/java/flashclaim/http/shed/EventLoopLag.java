@@ -58,6 +58,19 @@ final class EventLoopLag implements MeterBinder {
   }
 
   /**
+   * How far behind the most behind loop is now: its latest probe's lateness, or how long its next
+   * probe is overdue if that is more (a loop busy since its probe was due).
+   */
+  double behindSeconds() {
+    long now = System.nanoTime();
+    long most = 0;
+    for (Probe probe : probes) {
+      most = Math.max(most, Math.max(probe.lateNanos.get(), now - probe.dueAt));
+    }
+    return most / 1e9;
+  }
+
+  /**
    * How far behind the event loop of the calling thread is now: its probe's lateness, or, if that
    * probe is overdue (the loop has been busy since it was due), how long overdue it is. A request
    * that this loop reads now has waited about that long before any filter saw it. Zero off the
@@ -82,7 +95,7 @@ final class EventLoopLag implements MeterBinder {
   private final class Probe implements Runnable {
     final EventExecutor loop;
     final AtomicLong lateNanos = new AtomicLong();
-    long dueAt;
+    volatile long dueAt;
 
     Probe(EventExecutor loop) {
       this.loop = loop;
