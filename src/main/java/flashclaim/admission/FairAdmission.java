@@ -522,6 +522,15 @@ public final class FairAdmission {
     return refused.get(reason).sum();
   }
 
+  /** Claims refused so far, for every reason. */
+  public long refused() {
+    long all = 0;
+    for (LongAdder count : refused.values()) {
+      all += count.sum();
+    }
+    return all;
+  }
+
   /** Claims admitted after waiting in line for a slot, so far. */
   public long waitedClaims() {
     return waited.sum();

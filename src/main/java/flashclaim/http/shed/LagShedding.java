@@ -1,5 +1,6 @@
 package flashclaim.http.shed;
 
+import flashclaim.admission.FairAdmission;
 import flashclaim.admission.SlotCeiling;
 import flashclaim.http.HttpConfig;
 import io.micrometer.core.instrument.Gauge;
@@ -14,6 +15,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.DoubleSupplier;
+import java.util.function.LongSupplier;
 
 /**
  * Lowers the claims' {@link SlotCeiling} while the event loops run late, and lifts it again once
@@ -26,10 +28,11 @@ import java.util.function.DoubleSupplier;
  * one, so fewer claims at once give reading the cores back: the line then drains more slowly, and
  * every user is told so, in the order they arrived.
  *
- * <p>Every {@code flashclaim.http.lag-probe-interval}: above {@code target} the ceiling becomes
- * {@code keep} of the claims allowed at once (at least {@code min-slots}), at most once per {@code
- * hold}; at or below it, one slot more, until the ceiling reaches the adaptive limit and is gone.
- * With {@code enabled=false} the ceiling is never set.
+ * <p>Every {@code flashclaim.http.lag-probe-interval}: above {@code target}, while the admission
+ * has refused a claim within the last {@code hold} (the instance is overloaded), the ceiling
+ * becomes {@code keep} of the claims allowed at once (at least {@code min-slots}), at most once
+ * per {@code hold}; at or below it, one slot more, until the ceiling reaches the adaptive limit
+ * and is gone. With {@code enabled=false} the ceiling is never set.
  */
 @Context
 @Singleton
@@ -38,6 +41,7 @@ final class LagShedding implements MeterBinder {
   static final String CEILING = "flashclaim.admission.slot.ceiling";
 
   private final DoubleSupplier behindSeconds;
+  private final LongSupplier refusals;
   private final SlotCeiling ceiling;
   private final LagShedConfig config;
   private final long holdNanos;
@@ -49,10 +53,17 @@ final class LagShedding implements MeterBinder {
             return thread;
           });
   private long lastCut = Long.MIN_VALUE / 2;
+  private long refusedBefore;
+  private long lastRefusal = Long.MIN_VALUE / 2;
 
   @Inject
-  LagShedding(EventLoopLag lag, SlotCeiling ceiling, LagShedConfig config, HttpConfig http) {
-    this(lag::behindSeconds, ceiling, config);
+  LagShedding(
+      EventLoopLag lag,
+      FairAdmission admission,
+      SlotCeiling ceiling,
+      LagShedConfig config,
+      HttpConfig http) {
+    this(lag::behindSeconds, admission::refused, ceiling, config);
     if (config.enabled()) {
       long every = Math.max(1, http.lagProbeInterval().toNanos());
       timer.scheduleWithFixedDelay(
@@ -63,9 +74,17 @@ final class LagShedding implements MeterBinder {
     }
   }
 
-  /** The control alone, stepped by the caller ({@link #step}). */
-  LagShedding(DoubleSupplier behindSeconds, SlotCeiling ceiling, LagShedConfig config) {
+  /**
+   * The control alone, stepped by the caller ({@link #step}), {@code refusals} the claims the
+   * admission has refused so far.
+   */
+  LagShedding(
+      DoubleSupplier behindSeconds,
+      LongSupplier refusals,
+      SlotCeiling ceiling,
+      LagShedConfig config) {
     this.behindSeconds = behindSeconds;
+    this.refusals = refusals;
     this.ceiling = ceiling;
     this.config = config;
     this.holdNanos = config.hold().toNanos();
@@ -73,12 +92,19 @@ final class LagShedding implements MeterBinder {
 
   /**
    * One step of the control, the loops {@code behindSeconds} late at {@code nowNanos}: a cut while
-   * they are late (at most once per hold), a slot more while they are not.
+   * they are late and the admission refuses claims (at most once per hold), a slot more while they
+   * are on time. Late loops without refusals (a compiler or collector pause, a burst the line
+   * absorbs) are left alone: cutting then would only make admitted claims wait.
    */
   void step(double behindSeconds, long nowNanos) {
+    long refused = refusals.getAsLong();
+    if (refused != refusedBefore) {
+      refusedBefore = refused;
+      lastRefusal = nowNanos;
+    }
     int now = ceiling.ceiling();
     if (behindSeconds * 1e9 > config.target().toNanos()) {
-      if (nowNanos - lastCut >= holdNanos) {
+      if (nowNanos - lastCut >= holdNanos && nowNanos - lastRefusal <= holdNanos) {
         int allowed = Math.min(now, ceiling.adaptiveLimit());
         ceiling.set(Math.max(config.minSlots(), (int) Math.floor(allowed * config.keep())));
         lastCut = nowNanos;

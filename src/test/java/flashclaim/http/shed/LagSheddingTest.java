@@ -9,12 +9,14 @@ import flashclaim.admission.SlotCeiling;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
- * The ceiling over the claims' limit while the event loops run late: cut to a share of what runs
- * at once, not below its floor, at most once per hold; raised a slot a step once the loops are on
- * time, and gone at the adaptive limit; the limiter admits the lower of the two at once.
+ * The ceiling over the claims' limit while the event loops run late and claims are refused: cut
+ * to a share of what runs at once, not below its floor, at most once per hold; never for late
+ * loops alone; raised a slot a step once the loops are on time, and gone at the adaptive limit;
+ * the limiter admits the lower of the two at once.
  */
 class LagSheddingTest {
   private static final long MS = 1_000_000L;
@@ -24,12 +26,19 @@ class LagSheddingTest {
   private final SlotCeiling ceiling = new SlotCeiling(FixedLimit.of(64));
   private final SimpleLimiter<Void> limiter =
       SimpleLimiter.newBuilder().named("claims").limit(ceiling).build();
-  private final LagShedding shedding = new LagShedding(() -> 0, ceiling, CONFIG);
+  /** Claims refused so far: every step below refuses one more unless it says otherwise. */
+  private final AtomicLong refused = new AtomicLong();
+  private final LagShedding shedding = new LagShedding(() -> 0, refused::get, ceiling, CONFIG);
+
+  private void step(double behindSeconds, long nowNanos) {
+    refused.incrementAndGet();
+    shedding.step(behindSeconds, nowNanos);
+  }
 
   @Test
   void loopsOnTimeLeaveTheAdaptiveLimitAlone() {
     for (int step = 0; step < 50; step++) {
-      shedding.step(0.1, step * 100 * MS); // at the target is on time
+      step(0.1, step * 100 * MS); // at the target is on time
     }
     assertThat(ceiling.ceiling()).isEqualTo(SlotCeiling.NONE);
     assertThat(limiter.getLimit()).isEqualTo(64);
@@ -39,7 +48,7 @@ class LagSheddingTest {
   void lateLoopsCutOncePerHoldDownToTheFloor() {
     List<Integer> limits = new ArrayList<>();
     for (int step = 0; step < 60; step++) {
-      shedding.step(0.3, step * 100 * MS);
+      step(0.3, step * 100 * MS);
       limits.add(limiter.getLimit());
     }
     // a cut at 0, 500, 1000 ms ...: 64 -> 44 -> 30 -> 21 -> 14 -> 9 -> 6 -> 4, then the floor
@@ -52,12 +61,12 @@ class LagSheddingTest {
 
   @Test
   void onTimeAgainTheCeilingRisesASlotAStepUntilItIsGone() {
-    shedding.step(1.0, 0);
-    shedding.step(1.0, 500 * MS);
+    step(1.0, 0);
+    step(1.0, 500 * MS);
     assertThat(limiter.getLimit()).isEqualTo(30);
     List<Integer> limits = new ArrayList<>();
     for (int step = 1; step <= 40; step++) {
-      shedding.step(0.0, 500 * MS + step * 100 * MS);
+      step(0.0, 500 * MS + step * 100 * MS);
       limits.add(limiter.getLimit());
     }
     assertThat(limits.subList(0, 3)).containsExactly(31, 32, 33);
@@ -67,9 +76,26 @@ class LagSheddingTest {
   }
 
   @Test
+  void lateLoopsWithoutRefusalsAreNotCut() {
+    // a pause of the compiler or collector, or a burst the line absorbs: nobody is refused
+    for (int step = 0; step < 20; step++) {
+      shedding.step(0.5, step * 100 * MS);
+    }
+    assertThat(ceiling.ceiling()).isEqualTo(SlotCeiling.NONE);
+    // a refusal 600 ms before is older than the hold: still no cut
+    step(0.0, 2_000 * MS);
+    shedding.step(0.5, 2_600 * MS);
+    assertThat(ceiling.ceiling()).isEqualTo(SlotCeiling.NONE);
+    // one within the hold: cut
+    step(0.0, 3_000 * MS);
+    shedding.step(0.5, 3_400 * MS);
+    assertThat(limiter.getLimit()).isEqualTo(44);
+  }
+
+  @Test
   void aCutStartsFromWhatRunsNowWhenTheAdaptiveLimitIsLower() {
     SlotCeiling low = new SlotCeiling(FixedLimit.of(10));
-    LagShedding control = new LagShedding(() -> 0, low, CONFIG);
+    LagShedding control = new LagShedding(() -> 0, () -> 1, low, CONFIG);
     control.step(0.5, 0);
     assertThat(low.ceiling()).isEqualTo(7);
     assertThat(low.getLimit()).isEqualTo(7);
