@@ -34,7 +34,7 @@ final class AdmissionFactory {
       AdmissionConfig config, Clock clock, ScheduledWaitTimer timer, SlotCeiling ceiling) {
     return new FairAdmission(
         config,
-        SimpleLimiter.newBuilder().named("claims").limit(ceiling).build(),
+        limiter(ceiling),
         clock,
         timer,
         () -> ThreadLocalRandom.current().nextDouble());
@@ -55,7 +55,12 @@ final class AdmissionFactory {
 
   /** The limiter of {@code flashclaim.admission.limit}, without a ceiling. */
   static AbstractLimiter<Void> limiter(AdmissionConfig config) {
-    return SimpleLimiter.newBuilder().named("claims").limit(limit(config)).build();
+    return limiter(limit(config));
+  }
+
+  /** The claims' limiter over {@code limit}. */
+  private static AbstractLimiter<Void> limiter(Limit limit) {
+    return SimpleLimiter.newBuilder().named("claims").limit(limit).build();
   }
 
   /** The adaptive limit of {@code flashclaim.admission.limit}. */

@@ -40,9 +40,11 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Predicate;
+import java.util.stream.Stream;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -163,8 +165,9 @@ public final class ClaimLoad {
   private final List<Integer> alsoExpect;
   private final String clientWarmUpCampaign;
   private final Duration clientWarmUp;
-  private final java.util.concurrent.atomic.AtomicBoolean saleStarted =
-      new java.util.concurrent.atomic.AtomicBoolean();
+  /** Whether the client warms itself up before the measured run ({@link #afterClientWarmUp}). */
+  private final boolean clientWarmsUp;
+  private final AtomicBoolean saleStarted = new AtomicBoolean();
   private volatile String shape = "";
   private final Tally tally;
 
@@ -325,6 +328,7 @@ public final class ClaimLoad {
     if (!clientWarmUpCampaign.isEmpty() && clientWarmUp.isNegative()) {
       throw new IllegalArgumentException("-DclientWarmUpSeconds must not be negative");
     }
+    this.clientWarmsUp = !clientWarmUpCampaign.isEmpty() && !clientWarmUp.isZero();
   }
 
   private static boolean flag(String property, boolean defaultValue) {
@@ -477,7 +481,7 @@ public final class ClaimLoad {
    * that has been running all along. The sale's time starts when its first user is fed.
    */
   private PopulationBuilder afterClientWarmUp(PopulationBuilder measured) {
-    if (clientWarmUpCampaign.isEmpty() || clientWarmUp.isZero()) {
+    if (!clientWarmsUp) {
       return measured;
     }
     int warmUsers = (int) Math.max(1, users * clientWarmUp.toMillis() / duration.toMillis());
@@ -487,7 +491,7 @@ public final class ClaimLoad {
     }
     AtomicLong next = new AtomicLong();
     Iterator<Map<String, Object>> feeder =
-        java.util.stream.Stream.generate(
+        Stream.generate(
                 () -> {
                   int user = (int) (next.getAndIncrement() % warmUsers);
                   return Map.<String, Object>of(
@@ -510,9 +514,7 @@ public final class ClaimLoad {
   private ChainBuilder startOfSale() {
     return exec(
         session -> {
-          if (!clientWarmUpCampaign.isEmpty()
-              && !clientWarmUp.isZero()
-              && saleStarted.compareAndSet(false, true)) {
+          if (clientWarmsUp && saleStarted.compareAndSet(false, true)) {
             startTally();
           }
           return session;
@@ -704,7 +706,7 @@ public final class ClaimLoad {
    */
   public Assertion[] assertions() {
     int limit = p99LimitMs();
-    if (hammer > 0 || (!clientWarmUpCampaign.isEmpty() && !clientWarmUp.isZero())) {
+    if (hammer > 0 || clientWarmsUp) {
       return new Assertion[] {
         details(REQUEST_NAME).failedRequests().percent().lte(maxFailedPercent),
         details(REQUEST_NAME).responseTime().percentile(99.0).lt(limit)
@@ -759,7 +761,7 @@ public final class ClaimLoad {
    */
   public void announce(String shape) {
     this.shape = shape;
-    if (!clientWarmUpCampaign.isEmpty() && !clientWarmUp.isZero()) {
+    if (clientWarmsUp) {
       System.out.printf(
           Locale.ROOT,
           "flashclaim %s client warm-up: %d s against campaign %s before the measured run%n",

@@ -65,7 +65,7 @@ final class EventLoopLag implements MeterBinder {
     long now = System.nanoTime();
     long most = 0;
     for (Probe probe : probes) {
-      most = Math.max(most, Math.max(probe.lateNanos.get(), now - probe.dueAt));
+      most = Math.max(most, probe.behindNanos(now));
     }
     return most / 1e9;
   }
@@ -79,8 +79,7 @@ final class EventLoopLag implements MeterBinder {
   Duration currentLoopLag() {
     for (Probe probe : probes) {
       if (probe.loop.inEventLoop()) {
-        long overdue = System.nanoTime() - probe.dueAt;
-        return Duration.ofNanos(Math.max(probe.lateNanos.get(), Math.max(0, overdue)));
+        return Duration.ofNanos(probe.behindNanos(System.nanoTime()));
       }
     }
     return Duration.ZERO;
@@ -99,6 +98,11 @@ final class EventLoopLag implements MeterBinder {
 
     Probe(EventExecutor loop) {
       this.loop = loop;
+    }
+
+    /** How far behind this loop is at {@code now}: its latest lateness, or how long overdue. */
+    long behindNanos(long now) {
+      return Math.max(lateNanos.get(), Math.max(0, now - dueAt));
     }
 
     void schedule() {
