@@ -171,7 +171,19 @@ class StartupRefusalTest {
         refused(
             "audit pages of no rows",
             onTheEmulator().with("flashclaim.audit.page-size", "0"),
-            "flashclaim.audit.page-size"));
+            "flashclaim.audit.page-size"),
+        refused(
+            "a duration without its unit, which would bind to the default",
+            onTheEmulator().with("flashclaim.http.lag-shed.target", "0"),
+            "flashclaim.http.lag-shed.target=0"),
+        refused(
+            "a duration without its unit from the environment",
+            onTheEmulator().withEnv("FLASHCLAIM_CLAIM_DEADLINE", "2"),
+            "flashclaim.claim.deadline=2"),
+        refused(
+            "a switch that is neither true nor false",
+            onTheEmulator().with("flashclaim.http.lag-shed.enabled", "off-please"),
+            "flashclaim.http.lag-shed.enabled=off-please"));
   }
 
   /** An unsafe configuration and the settings its refusal names; none other of the secrets. */
