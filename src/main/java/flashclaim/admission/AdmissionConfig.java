@@ -33,6 +33,11 @@ import java.util.List;
  *     ({@code Flashclaim-Retry-After-Ms}); shorter waits hold a front end's connections more
  *     briefly, at the price of more refusals
  * @param maxRetryAfter the longest Retry-After a refused claim is told
+ * @param maxTurn the furthest turn a refused new user is given (between {@code max-retry-after}
+ *     and {@code ticket-ttl}): a turn beyond {@code max-retry-after} is told as that, and travels
+ *     in the user's ticket; a user who comes back before it is told the rest of the wait, so that
+ *     users whose turns lie beyond it come back one after another, in their turns' order, rather
+ *     than all at {@code max-retry-after} after their clicks
  * @param minRetryAfter the shortest wait told to a claim refused from the line (it waited its
  *     wait, or the line was full), whose turn is only estimated from its place: without it, a
  *     place near the front tells a wait of milliseconds, and a client that is refused again and
@@ -71,6 +76,7 @@ public record AdmissionConfig(
     @Bindable(defaultValue = "100ms") Duration workReserve,
     @Bindable(defaultValue = "2s") Duration maxWait,
     @Bindable(defaultValue = "30s") Duration maxRetryAfter,
+    @Bindable(defaultValue = "5m") Duration maxTurn,
     @Bindable(defaultValue = "1s") Duration minRetryAfter,
     @Bindable(defaultValue = "0.5") double retryJitter,
     @Bindable(defaultValue = "0.05") double serviceTimeSmoothing,
@@ -112,6 +118,9 @@ public record AdmissionConfig(
             + " positive");
     require(
         maxWait.toMillis() >= 1, "flashclaim.admission.max-wait must be at least 1 ms");
+    require(
+        maxTurn.compareTo(maxRetryAfter) >= 0 && maxTurn.compareTo(ticketTtl) <= 0,
+        "flashclaim.admission.max-turn must be between max-retry-after and ticket-ttl");
     require(retryJitter >= 0, "flashclaim.admission.retry-jitter must not be negative");
     require(
         serviceTimeSmoothing > 0 && serviceTimeSmoothing <= 1,

@@ -2,6 +2,7 @@ package flashclaim.admission;
 
 import com.netflix.concurrency.limits.Limiter;
 import com.netflix.concurrency.limits.limiter.AbstractLimiter;
+import io.micronaut.core.annotation.Nullable;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,6 +51,9 @@ import org.slf4j.LoggerFactory;
  * whose turn comes after the end of their wait is refused at once and told that turn as
  * Retry-After, so that users come back in the order they first came, each at about the time the
  * instance will have served everyone before them, and a later user is never told an earlier turn.
+ * A turn beyond {@code max-retry-after} is told as that, and travels in the user's ticket: coming
+ * back before it, they are told the rest of the wait, so that users told the longest Retry-After
+ * do not all come back at once, in the place of those whose turns come first.
  * A returning user (with a ticket) is not booked again: they wait by their first arrival, ahead of
  * every later one. With a fleet floor ({@link #useFleetFloor}, {@link FleetOrder}), no new user
  * here is told a turn before the furthest turn another instance's own book told its new users,
@@ -68,8 +72,17 @@ public final class FairAdmission {
     /** The claim holds a slot until it releases {@code permit}. */
     record Admitted(Permit permit) implements Entry {}
 
-    /** The claim is refused; the client should retry after {@code retryAfter}. */
-    record Refused(Reason reason, Duration retryAfter) implements Entry {}
+    /**
+     * The claim is refused; the client should retry after {@code retryAfter}. {@code turn}, when
+     * not null, is the turn the user was told, which lies beyond {@code retryAfter} (capped at
+     * {@code max-retry-after}): their ticket carries it, and coming back before it they are told
+     * the rest of the wait ({@link #enterAgain(Instant, Instant, Instant)}).
+     */
+    record Refused(Reason reason, Duration retryAfter, @Nullable Instant turn) implements Entry {
+      public Refused(Reason reason, Duration retryAfter) {
+        this(reason, retryAfter, null);
+      }
+    }
   }
 
   /** Why a claim was refused. */
@@ -135,6 +148,7 @@ public final class FairAdmission {
   private final AbstractLimiter<Void> limiter;
   private final int maxQueued;
   private final Duration maxRetryAfter;
+  private final Duration maxTurn;
   private final Duration minRetryAfter;
   private final double retryJitter;
   private final double smoothing;
@@ -217,6 +231,7 @@ public final class FairAdmission {
     this.limiter = limiter;
     this.maxQueued = config.maxQueued();
     this.maxRetryAfter = config.maxRetryAfter();
+    this.maxTurn = config.maxTurn();
     this.minRetryAfter = config.minRetryAfter();
     this.retryJitter = config.retryJitter();
     this.smoothing = config.serviceTimeSmoothing();
@@ -250,7 +265,7 @@ public final class FairAdmission {
    */
   public CompletionStage<Entry> enter(
       Instant arrival, Instant waitUntil, TurnToTell turnToTell) {
-    return enter(arrival, waitUntil, false, turnToTell);
+    return enter(arrival, null, waitUntil, false, turnToTell);
   }
 
   /**
@@ -258,7 +273,18 @@ public final class FairAdmission {
    * first arrived at {@code arrival}: they wait by that arrival and are not given a new turn.
    */
   public CompletionStage<Entry> enterAgain(Instant arrival, Instant waitUntil) {
-    return enter(arrival, waitUntil, true, TurnToTell.AS_BOOKED);
+    return enterAgain(arrival, null, waitUntil);
+  }
+
+  /**
+   * Admits, as {@link #enterAgain(Instant, Instant)}, a user whose ticket carries the turn {@code
+   * turn} they were told beyond the longest Retry-After: coming back before it, and so before
+   * users whose turns come first, they are refused at once and told the rest of the wait, unless
+   * it ends within their wait.
+   */
+  public CompletionStage<Entry> enterAgain(
+      Instant arrival, @Nullable Instant turn, Instant waitUntil) {
+    return enter(arrival, turn, waitUntil, true, TurnToTell.AS_BOOKED);
   }
 
   /**
@@ -271,11 +297,29 @@ public final class FairAdmission {
    */
   public Optional<Entry.Refused> refuseAtOnce(
       Instant arrival, Instant waitUntil, boolean returning, TurnToTell turnToTell) {
+    return refuseAtOnce(arrival, null, waitUntil, returning, turnToTell);
+  }
+
+  /**
+   * {@link #refuseAtOnce(Instant, Instant, boolean, TurnToTell)} of a user whose ticket carries
+   * the turn {@code toldTurn} ({@code null}: none), as {@link #enterAgain(Instant, Instant,
+   * Instant)} would refuse it.
+   */
+  public Optional<Entry.Refused> refuseAtOnce(
+      Instant arrival,
+      @Nullable Instant toldTurn,
+      Instant waitUntil,
+      boolean returning,
+      TurnToTell turnToTell) {
     synchronized (lock) {
       if (draining) {
         return Optional.empty();
       }
       Instant now = clock.instant();
+      if (returning && beforeTheirTurn(toldTurn, waitUntil)) {
+        showUps.back(now);
+        return Optional.of(toldTurn(toldTurn, now));
+      }
       Turn turn = null;
       if (!returning && appointments) {
         Duration floor = fleetFloor();
@@ -286,8 +330,8 @@ public final class FairAdmission {
           turn = nextTurn(now, floor, arrival);
           if (turn.told().isAfter(waitUntil)) {
             take(turn);
-            Instant tell = max(now, min(turnToTell.tell(turn.told(), arrival), turn.told()));
-            return Optional.of(told(Reason.DEADLINE, capped(Duration.between(now, tell)), now));
+            return Optional.of(
+                toldTurn(max(now, min(turnToTell.tell(turn.told(), arrival), turn.told())), now));
           }
         }
       }
@@ -343,6 +387,7 @@ public final class FairAdmission {
 
   private CompletionStage<Entry> enter(
       Instant arrival,
+      @Nullable Instant toldTurn,
       Instant waitUntil,
       boolean returning,
       TurnToTell turnToTell) {
@@ -355,6 +400,9 @@ public final class FairAdmission {
       Instant now = clock.instant();
       if (returning) {
         showUps.back(now);
+        if (beforeTheirTurn(toldTurn, waitUntil)) {
+          return CompletableFuture.completedFuture(toldTurn(toldTurn, now));
+        }
       } else if (appointments) {
         Duration floor = fleetFloor();
         if (!Double.isNaN(meanHoldSeconds) || !floor.isZero()) {
@@ -366,9 +414,8 @@ public final class FairAdmission {
           }
           Instant turn = book(now, floor, arrival);
           if (turn.isAfter(waitUntil)) {
-            Instant tell = max(now, min(turnToTell.tell(turn, arrival), turn));
             return CompletableFuture.completedFuture(
-                told(Reason.DEADLINE, capped(Duration.between(now, tell)), now));
+                toldTurn(max(now, min(turnToTell.tell(turn, arrival), turn)), now));
           }
         }
       }
@@ -748,7 +795,8 @@ public final class FairAdmission {
    * Gives a new user the next turn in the appointment book and returns it. The book counts one
    * drain interval for every new user told a turn that has not come yet; of that wait, the user is
    * told the share that users come back ({@link ShowUps}): when nobody does, nobody waits for them.
-   * The book reaches at most {@code max-retry-after} beyond now. A user whose first arrival is
+   * The book reaches at most {@code max-turn} beyond now; a turn beyond {@code max-retry-after}
+   * is told as that, with the turn itself in the refusal for the user's ticket. A user whose first arrival is
    * earlier than that of users booked before them (read later: behind a front end that stamps
    * arrivals, a request can wait longer than those that came after it) is told the turn after the
    * last booked user who arrived no later, so turns follow arrivals, not the order of reading.
@@ -773,9 +821,9 @@ public final class FairAdmission {
    * nothing but the turns already past is forgotten. Must hold {@code lock}.
    */
   private Turn nextTurn(Instant now, Duration floor, Instant arrival) {
-    Instant floorAt = now.plus(capped(floor));
+    Instant floorAt = now.plus(floor.compareTo(maxTurn) > 0 ? maxTurn : floor);
     Instant floorNow = floorAt.isAfter(floorUntil) ? floorAt : floorUntil;
-    Instant latest = now.plus(maxRetryAfter);
+    Instant latest = now.plus(maxTurn);
     Instant after = bookedUntil.isAfter(now) ? bookedUntil : now;
     double perSlot = secondsPerSlot(now);
     long step = Math.round((Double.isNaN(perSlot) ? 0 : perSlot / bookHeadroom) * 1e9);
@@ -860,6 +908,27 @@ public final class FairAdmission {
     refused.get(reason).increment();
     showUps.told(now, now.plus(retryAfter));
     return new Entry.Refused(reason, retryAfter);
+  }
+
+  /**
+   * Counts the refusal ({@link Reason#DEADLINE}) of a user told to come back at {@code turn}: after
+   * {@code turn}, or after {@code max-retry-after} with the turn in the refusal (for their ticket)
+   * when it lies beyond that. Must hold {@code lock}.
+   */
+  private Entry.Refused toldTurn(Instant turn, Instant now) {
+    Duration wait = capped(Duration.between(now, turn));
+    Entry.Refused refused = told(Reason.DEADLINE, wait, now);
+    return turn.isAfter(now.plus(wait))
+        ? new Entry.Refused(refused.reason(), wait, turn)
+        : refused;
+  }
+
+  /**
+   * Whether a returning user whose ticket carries {@code turn} comes back before it, and it comes
+   * after the end of their wait.
+   */
+  private static boolean beforeTheirTurn(@Nullable Instant turn, Instant waitUntil) {
+    return turn != null && turn.isAfter(waitUntil);
   }
 
   /**

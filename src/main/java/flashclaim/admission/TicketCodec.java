@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The text of a {@link Ticket}, opaque to clients: {@code 1.<payload>.<mac>}, where the payload is
- * the first arrival and the expiry (epoch milliseconds, 8 bytes each) and the MAC is the
+ * the first arrival and the expiry (epoch milliseconds, 8 bytes each), and the turn told when the
+ * ticket has one (8 bytes more), and the MAC is the
  * HMAC-SHA256 of the payload together with the campaign and the SHA-256 of the user, both parts in
  * base64url. A ticket
  * is therefore good only for the user and campaign it was issued to, and only until it expires;
@@ -31,7 +32,7 @@ import org.slf4j.LoggerFactory;
  */
 @Context
 public final class TicketCodec {
-  /** The longest text taken as a ticket; a real one is 66 characters. */
+  /** The longest text taken as a ticket; a real one is 66 characters, or 77 with a turn. */
   static final int MAX_LENGTH = 128;
 
   private static final Logger LOG = LoggerFactory.getLogger(TicketCodec.class);
@@ -39,6 +40,7 @@ public final class TicketCodec {
   private static final String VERSION = "1";
   private static final byte[] DOMAIN = "flashclaim-ticket/1".getBytes(StandardCharsets.UTF_8);
   private static final int PAYLOAD_BYTES = 16;
+  private static final int PAYLOAD_WITH_TURN_BYTES = 24;
   private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
   private static final Base64.Decoder DECODER = Base64.getUrlDecoder();
 
@@ -71,11 +73,14 @@ public final class TicketCodec {
 
   /** The text of {@code ticket} for this user in this campaign. */
   public String encode(String campaign, String user, Ticket ticket) {
-    byte[] payload =
-        ByteBuffer.allocate(PAYLOAD_BYTES)
+    ByteBuffer fields =
+        ByteBuffer.allocate(ticket.turn() == null ? PAYLOAD_BYTES : PAYLOAD_WITH_TURN_BYTES)
             .putLong(ticket.firstArrival().toEpochMilli())
-            .putLong(ticket.expiresAt().toEpochMilli())
-            .array();
+            .putLong(ticket.expiresAt().toEpochMilli());
+    if (ticket.turn() != null) {
+      fields.putLong(ticket.turn().toEpochMilli());
+    }
+    byte[] payload = fields.array();
     return VERSION
         + "."
         + ENCODER.encodeToString(payload)
@@ -101,12 +106,15 @@ public final class TicketCodec {
     } catch (IllegalArgumentException notBase64) {
       return Optional.empty();
     }
-    if (payload.length != PAYLOAD_BYTES) {
+    if (payload.length != PAYLOAD_BYTES && payload.length != PAYLOAD_WITH_TURN_BYTES) {
       return Optional.empty();
     }
     ByteBuffer fields = ByteBuffer.wrap(payload);
     Ticket ticket =
-        new Ticket(Instant.ofEpochMilli(fields.getLong()), Instant.ofEpochMilli(fields.getLong()));
+        new Ticket(
+            Instant.ofEpochMilli(fields.getLong()),
+            Instant.ofEpochMilli(fields.getLong()),
+            fields.hasRemaining() ? Instant.ofEpochMilli(fields.getLong()) : null);
     // The whole text as this codec writes it for this user and campaign, compared in constant time.
     byte[] expected = encode(campaign, user, ticket).getBytes(StandardCharsets.UTF_8);
     if (!MessageDigest.isEqual(expected, text.getBytes(StandardCharsets.UTF_8))

@@ -15,7 +15,9 @@ import java.util.Optional;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
@@ -238,6 +240,59 @@ class FairAdmissionTest {
     clock.move(Duration.ofSeconds(1));
     assertThat(admission.booked()).isZero();
     assertThat(admission.refused(Reason.DEADLINE)).isEqualTo(4);
+  }
+
+  /**
+   * A turn beyond {@code max-retry-after} (30 s here) is told as 30 s, with the turn itself in the
+   * refusal for the user's ticket; coming back before it, the user is told the rest of the wait
+   * (with the turn again while the rest lies beyond 30 s), and within their wait of it they join
+   * the line. So users whose turns lie beyond 30 s do not all come back 30 s after they clicked.
+   */
+  @Test
+  void aTurnBeyondTheLongestRetryAfterTravelsWithTheUserAndHoldsThemBackUntilItComes() {
+    FairAdmission admission = withAppointments(2, 10, () -> 0.999);
+    measureHoldTime(admission, Duration.ofMillis(100)); // a turn every 50 ms
+    Instant start = clock.instant();
+    Instant waitUntil = start.plusMillis(120);
+    admitted(admission.enter(T0.plusMillis(1), waitUntil));
+    admitted(admission.enter(T0.plusMillis(2), waitUntil));
+    Map<Integer, Entry.Refused> told = new HashMap<>();
+    for (int i = 3; i <= 1_300; i++) {
+      told.put(i, refused(admission.enter(T0.plusMillis(i), waitUntil)));
+    }
+    for (int i = 3; i <= 1_300; i++) {
+      Duration turn = Duration.ofMillis(50L * i);
+      Entry.Refused refused = told.get(i);
+      assertThat(refused.reason()).isEqualTo(Reason.DEADLINE);
+      if (i <= 600) {
+        assertThat(refused.retryAfter()).as("user %d", i).isEqualTo(turn);
+        assertThat(refused.turn()).as("user %d", i).isNull();
+      } else {
+        assertThat(refused.retryAfter()).as("user %d", i).isEqualTo(Duration.ofSeconds(30));
+        assertThat(refused.turn()).as("user %d", i).isEqualTo(start.plus(turn));
+      }
+    }
+    assertThat(admission.booked()).isEqualTo(Duration.ofSeconds(65));
+
+    clock.move(Duration.ofSeconds(30));
+    Entry.Refused again = refused(back(admission, 1_300, told.get(1_300)));
+    assertThat(again.retryAfter()).isEqualTo(Duration.ofSeconds(30));
+    assertThat(again.turn()).isEqualTo(start.plusSeconds(65));
+    Entry.Refused rest = refused(back(admission, 700, told.get(700)));
+    assertThat(rest.retryAfter()).isEqualTo(Duration.ofSeconds(5));
+    assertThat(rest.turn()).isNull();
+    assertThat(admission.refused(Reason.DEADLINE)).isEqualTo(1_298 + 2);
+
+    clock.move(Duration.ofMillis(3_500)); // 1.5 s before user 700's turn
+    assertThat(back(admission, 700, told.get(700)).toCompletableFuture())
+        .as("within their wait of the turn, in line")
+        .isNotDone();
+    assertThat(admission.queued()).isEqualTo(1);
+  }
+
+  /** User {@code i} (first arrival {@code i} ms after T0) comes back with the turn once told. */
+  private CompletionStage<Entry> back(FairAdmission admission, int i, Entry.Refused told) {
+    return admission.enterAgain(T0.plusMillis(i), told.turn(), clock.instant().plusSeconds(2));
   }
 
   /**
@@ -656,7 +711,7 @@ class FairAdmissionTest {
     for (String limit : AdmissionConfig.LIMITS) {
       AdmissionConfig config =
           new AdmissionConfig(
-              limit, 20, 8, 64, 16, Duration.ZERO, Duration.ofSeconds(2), Duration.ofSeconds(30), Duration.ZERO,
+              limit, 20, 8, 64, 16, Duration.ZERO, Duration.ofSeconds(2), Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ZERO,
               0.5, 0.05, Duration.ofSeconds(1), 1.0,
               AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), true);
       assertThat(AdmissionFactory.limiter(config).getLimit()).as(limit).isEqualTo(20);
@@ -766,18 +821,20 @@ class FairAdmissionTest {
           Instant arrival = now.minusMillis(plan.nextInt(plan.nextBoolean() ? 50 : 5_000));
           Instant waitUntil = now.plusMillis(plan.nextInt(2_000) - 100);
           boolean returning = plan.nextInt(3) == 0;
+          Instant turn =
+              returning && plan.nextBoolean() ? now.plusMillis(plan.nextInt(60_000)) : null;
           Optional<Entry.Refused> atOnce =
-              asked.admission.refuseAtOnce(arrival, waitUntil, returning, tell);
+              asked.admission.refuseAtOnce(arrival, turn, waitUntil, returning, tell);
           CompletionStage<Entry> viaEntering =
               returning
-                  ? entered.admission.enterAgain(arrival, waitUntil)
+                  ? entered.admission.enterAgain(arrival, turn, waitUntil)
                   : entered.admission.enter(arrival, waitUntil, tell);
           CompletionStage<Entry> viaAsking =
               atOnce.<CompletionStage<Entry>>map(CompletableFuture::completedFuture)
                   .orElseGet(
                       () ->
                           returning
-                              ? asked.admission.enterAgain(arrival, waitUntil)
+                              ? asked.admission.enterAgain(arrival, turn, waitUntil)
                               : asked.admission.enter(arrival, waitUntil, tell));
           if (atOnce.isPresent()) {
             refusedAtOnce++;
@@ -862,7 +919,7 @@ class FairAdmissionTest {
   private static AdmissionConfig config(int limit, int maxQueued, boolean appointments) {
     return new AdmissionConfig(
         "fixed", limit, 1, limit, maxQueued, Duration.ZERO, Duration.ofSeconds(2),
-        Duration.ofSeconds(30), Duration.ZERO, 0.5, 1, Duration.ofSeconds(1), 1.0,
+        Duration.ofSeconds(30), Duration.ofMinutes(5), Duration.ZERO, 0.5, 1, Duration.ofSeconds(1), 1.0,
         AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), appointments);
   }
 

@@ -100,6 +100,24 @@ class ShowUpsTest {
   }
 
   /**
+   * Users due early in a second who come back in that same second (a Retry-After rounded up to
+   * whole seconds brings them back less than a second after their time) came back: the book is not
+   * given up for them in the second after, when nobody is due.
+   */
+  @Test
+  void usersBackInTheSecondTheyWereDueInCameBack() {
+    ShowUps showUps = new ShowUps();
+    for (int i = 0; i < 30; i++) {
+      showUps.told(T0, T0.plusMillis(1_100)); // due early in the second after T0's
+    }
+    for (int i = 0; i < 30; i++) {
+      showUps.back(T0.plusMillis(1_300 + i)); // and back within it
+    }
+    assertThat(showUps.nobodyCameBack(T0.plusMillis(2_100))).isFalse();
+    assertThat(showUps.nobodyCameBack(T0.plusMillis(3_100))).isFalse();
+  }
+
+  /**
    * For {@code seconds} seconds, tells {@code told} users a second to come back within that second,
    * and sees {@code back} of the users of the second before come back.
    */

@@ -32,6 +32,24 @@ class TicketCodecTest {
   }
 
   @Test
+  void aTicketKeepsItsTurnAndNoneOfItCanBeCutOrMoved() {
+    Ticket told = codec.first(FIRST).withTurn(FIRST.plusSeconds(95));
+    String text = codec.encode("sale", "alice", told);
+    String without = codec.encode("sale", "alice", told.withTurn(null));
+    String sooner = codec.encode("sale", "bob", told.withTurn(FIRST.plusSeconds(20)));
+    String[] mine = text.split("\\.");
+
+    assertThat(codec.decode(text, "sale", "alice")).contains(told);
+    assertThat(codec.decode(without, "sale", "alice")).contains(codec.first(FIRST));
+    assertThat(text).hasSizeLessThanOrEqualTo(TicketCodec.MAX_LENGTH);
+    // the turn dropped, or replaced by another user's sooner one, under this ticket's MAC
+    String dropped = "1." + without.split("\\.")[1] + "." + mine[2];
+    String spliced = "1." + sooner.split("\\.")[1] + "." + mine[2];
+    assertThat(codec.decode(dropped, "sale", "alice")).isEmpty();
+    assertThat(codec.decode(spliced, "sale", "alice")).isEmpty();
+  }
+
+  @Test
   void refusesAnotherUsersOrCampaignsTicket() {
     String text = codec.encode("sale", "alice", codec.first(FIRST));
 
@@ -61,7 +79,13 @@ class TicketCodecTest {
   /** Every single-character change anywhere in the text, and every cut, is refused. */
   @Test
   void refusesEveryTamperedTicket() {
-    String text = codec.encode("sale", "alice", codec.first(FIRST));
+    Ticket plain = codec.first(FIRST);
+    for (Ticket ticket : List.of(plain, plain.withTurn(FIRST.plusSeconds(95)))) {
+      refusesEveryChangeOf(codec.encode("sale", "alice", ticket));
+    }
+  }
+
+  private void refusesEveryChangeOf(String text) {
     List<String> tampered = new ArrayList<>();
     String alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.=";
     for (int i = 0; i < text.length(); i++) {
@@ -114,7 +138,7 @@ class TicketCodecTest {
 
   static AdmissionConfig config(String secret) {
     return new AdmissionConfig(
-        "fixed", 1, 1, 1, 0, Duration.ZERO, Duration.ofSeconds(2), Duration.ofSeconds(30), Duration.ZERO, 0.5, 1,
+        "fixed", 1, 1, 1, 0, Duration.ZERO, Duration.ofSeconds(2), Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ZERO, 0.5, 1,
         Duration.ofSeconds(1),
         1.0,
         secret,

@@ -54,7 +54,11 @@ import java.util.Random;
  * the book; above 0: no later than the pool's end forecast at that multiple of when it would end
  * at capacity, plus 1 s, and the time since the first arrival of the first user told so times
  * sellOutSpacing (2, {@code flashclaim.claim.sell-out.spacing}), as {@link SellOutForecast} tells
- * them), headroom (1.2, {@code flashclaim.admission.book-headroom}).
+ * them), headroom (1.2, {@code flashclaim.admission.book-headroom}), maxTurnS (300, {@code
+ * flashclaim.admission.max-turn} in seconds: a turn beyond Retry-After's 30 s travels in the
+ * user's ticket, which they send back), startSlowdown (1) and startMs (0): service times this
+ * many times longer for claims admitted in the sale's first startMs, as at a sale's start on a
+ * busy machine, whose slow drain the book tells its first turns from.
  */
 public final class AdmissionModel {
   private static final Instant T0 = Instant.parse("2026-11-25T00:00:00Z");
@@ -88,6 +92,11 @@ public final class AdmissionModel {
   private final FleetOrder[] orders;
   private final long fleetNanos;
   private final boolean precise;
+  /** Service times are this many times longer for claims admitted in the sale's first startMs. */
+  private final double startSlowdown;
+  private final long startNanos;
+  /** The turn each user's ticket carries, told beyond Retry-After; null: none. */
+  private final Instant[] turns;
   private int stock;
   private int answeredUsers;
   private final boolean[] won;
@@ -119,7 +128,13 @@ public final class AdmissionModel {
       boolean frontEnd,
       double sellOutFactor,
       double sellOutSpacing,
-      double headroom) {
+      double headroom,
+      long maxTurnS,
+      double startSlowdown,
+      long startMs) {
+    this.startSlowdown = startSlowdown;
+    this.startNanos = startMs * 1_000_000;
+    this.turns = new Instant[users];
     this.sellOutFactor = sellOutFactor;
     this.sellOutSpacing = sellOutSpacing;
     this.capacityNanosPerCoupon = Math.round(serviceMs * 1e6 / (limit * (double) instances));
@@ -151,6 +166,7 @@ public final class AdmissionModel {
             Duration.ofMillis(100),
             Duration.ofMillis(waitMs),
             Duration.ofSeconds(30),
+            Duration.ofSeconds(maxTurnS),
             Duration.ofMillis(minRetryMs),
             0.5,
             0.05,
@@ -211,7 +227,10 @@ public final class AdmissionModel {
             Boolean.parseBoolean(given.getOrDefault("frontEnd", "false")),
             Double.parseDouble(given.getOrDefault("sellOutFactor", "0")),
             Double.parseDouble(given.getOrDefault("sellOutSpacing", "2")),
-            Double.parseDouble(given.getOrDefault("headroom", "1.2")));
+            Double.parseDouble(given.getOrDefault("headroom", "1.2")),
+            Long.parseLong(given.getOrDefault("maxTurnS", "300")),
+            Double.parseDouble(given.getOrDefault("startSlowdown", "1")),
+            Long.parseLong(given.getOrDefault("startMs", "0")));
     System.out.println(model.run());
   }
 
@@ -243,14 +262,15 @@ public final class AdmissionModel {
     }
     return String.format(
         "FIFO %.4f (%d of the first %d), attempts %d, refusals %d, coupons left %d, last answer"
-            + " at %.1f s",
+            + " at %.1f s, book resets %d",
         firstWon / (double) Math.min(coupons, users),
         firstWon,
         Math.min(coupons, users),
         attempts,
         refusals,
         stock,
-        lastAnswer / 1e9);
+        lastAnswer / 1e9,
+        java.util.Arrays.stream(admissions).mapToLong(FairAdmission::bookResets).sum());
   }
 
   private void attempt(int user, Instant firstArrival, int retries) {
@@ -280,14 +300,19 @@ public final class AdmissionModel {
     (retries == 0 || !tickets
             ? admission.enter(
                 retries == 0 ? firstArrival : clock.instant(), waitUntil, this::turnToTell)
-            : admission.enterAgain(firstArrival, waitUntil))
+            : admission.enterAgain(firstArrival, turns[user], waitUntil))
         .thenAccept(
             entry -> {
               if (entry instanceof FairAdmission.Entry.Admitted admitted) {
+                double slowerStill =
+                    Duration.between(T0, clock.instant()).toNanos() < startNanos
+                        ? slower * startSlowdown
+                        : slower;
                 long service =
                     exponential
-                        ? Math.round(-Math.log(1 - random.nextDouble()) * serviceNanos * slower)
-                        : Math.round(serviceNanos * slower);
+                        ? Math.round(
+                            -Math.log(1 - random.nextDouble()) * serviceNanos * slowerStill)
+                        : Math.round(serviceNanos * slowerStill);
                 at(
                     clock.instant().plusNanos(service),
                     () -> {
@@ -304,7 +329,9 @@ public final class AdmissionModel {
                   answered(user);
                   return;
                 }
-                Duration told = ((FairAdmission.Entry.Refused) entry).retryAfter();
+                FairAdmission.Entry.Refused refused = (FairAdmission.Entry.Refused) entry;
+                turns[user] = refused.turn();
+                Duration told = refused.retryAfter();
                 Duration wait =
                     precise
                         ? Duration.ofMillis(RetryAfter.millis(told))

@@ -28,7 +28,8 @@ import reactor.core.publisher.Mono;
  * once with 503 {@code overloaded} when its turn could not come in time or too many wait before
  * it.
  *
- * <p>The user's first arrival travels with their retries in the {@value #TICKET} header: every 503
+ * <p>The user's first arrival (and a turn told beyond the longest Retry-After) travels with their
+ * retries in the {@value #TICKET} header: every 503
  * of a claim carries the caller's ticket (refused here, {@code busy}, {@code store-unavailable},
  * {@code shutting-down}), and a claim that sends a ticket back waits by the arrival in it, on
  * whichever instance it lands. A ticket that is not valid for this caller and campaign is ignored:
@@ -91,7 +92,7 @@ final class ClaimAdmission {
     // arrives just as it is cancelled is discarded, and given back.
     return Mono.fromCompletionStage(
             sent.isPresent()
-                ? admission.enterAgain(arrival, waitUntil)
+                ? admission.enterAgain(arrival, ticket.turn(), waitUntil)
                 : admission.enter(
                     arrival,
                     waitUntil,
@@ -118,6 +119,7 @@ final class ClaimAdmission {
     return admission
         .refuseAtOnce(
             ticket.arrivalNoLaterThan(claim.seen()),
+            ticket.turn(),
             claim.arrived().plus(longestWait()),
             sent.isPresent(),
             (turn, first) -> sellOut.tell(claim.campaignId(), turn, first))
@@ -162,7 +164,9 @@ final class ClaimAdmission {
         refused.reason() == FairAdmission.Reason.SHUTTING_DOWN
             ? Refusals.shuttingDown(claim.path(), refused.retryAfter())
             : Refusals.overloaded(claim.path(), refused.retryAfter());
-    return withTicket(response, claim, ticket);
+    // the turn told beyond Retry-After, if any, travels in the ticket; any other refusal's ticket
+    // holds no turn (one told before has come, or it would have been told again)
+    return withTicket(response, claim, ticket.withTurn(refused.turn()));
   }
 
   /** A 503 with the caller's ticket, so that their retry keeps their place. */
