@@ -329,9 +329,9 @@ public final class FairAdmission {
           }
           turn = nextTurn(now, floor, arrival);
           if (turn.told().isAfter(waitUntil)) {
-            take(turn);
-            return Optional.of(
-                toldTurn(max(now, min(turnToTell.tell(turn.told(), arrival), turn.told())), now));
+            Instant tell = max(now, min(turnToTell.tell(turn.told(), arrival), turn.told()));
+            take(turn, tell, now);
+            return Optional.of(toldTurn(tell, now));
           }
         }
       }
@@ -358,7 +358,7 @@ public final class FairAdmission {
         told = ahead;
       }
       if (turn != null) {
-        take(turn);
+        take(turn, turn.told(), now);
       }
       if (returning) {
         showUps.back(now);
@@ -412,11 +412,13 @@ public final class FairAdmission {
             turnsByArrival.clear();
             floorUntil = now;
           }
-          Instant turn = book(now, floor, arrival);
-          if (turn.isAfter(waitUntil)) {
-            return CompletableFuture.completedFuture(
-                toldTurn(max(now, min(turnToTell.tell(turn, arrival), turn)), now));
+          Turn turn = nextTurn(now, floor, arrival);
+          if (turn.told().isAfter(waitUntil)) {
+            Instant tell = max(now, min(turnToTell.tell(turn.told(), arrival), turn.told()));
+            take(turn, tell, now);
+            return CompletableFuture.completedFuture(toldTurn(tell, now));
           }
+          take(turn, turn.told(), now);
         }
       }
       waiter = new Waiter(arrival, sequence++, now);
@@ -792,7 +794,8 @@ public final class FairAdmission {
   }
 
   /**
-   * Gives a new user the next turn in the appointment book and returns it. The book counts one
+   * The next turn in the appointment book for a new user who arrived at {@code arrival}, without
+   * giving it ({@link #take} does): nothing but the turns already past is forgotten. The book counts one
    * drain interval for every new user told a turn that has not come yet; of that wait, the user is
    * told the share that users come back ({@link ShowUps}): when nobody does, nobody waits for them.
    * The book reaches at most {@code max-turn} beyond now; a turn beyond {@code max-retry-after}
@@ -809,16 +812,6 @@ public final class FairAdmission {
    * fleet's new users rather than its own, and users would be told turns the fleet's size times
    * too late. Must hold {@code lock}, with the drain rate measured or a floor above zero (a turn
    * then takes no time of its own).
-   */
-  private Instant book(Instant now, Duration floor, Instant arrival) {
-    Turn turn = nextTurn(now, floor, arrival);
-    take(turn);
-    return turn.told();
-  }
-
-  /**
-   * The turn {@link #book} gives a new user who arrived at {@code arrival}, without giving it:
-   * nothing but the turns already past is forgotten. Must hold {@code lock}.
    */
   private Turn nextTurn(Instant now, Duration floor, Instant arrival) {
     Instant floorAt = now.plus(floor.compareTo(maxTurn) > 0 ? maxTurn : floor);
@@ -844,11 +837,22 @@ public final class FairAdmission {
     return new Turn(arrival, floorNow, until, mine, turn.isBefore(floorNow) ? floorNow : turn);
   }
 
-  /** Gives the turn {@link #nextTurn} found: the book and the floor reach to it. Must hold the lock. */
-  private void take(Turn turn) {
+  /**
+   * Gives the turn {@link #nextTurn} found, told as {@code told}: the book and the floor reach to
+   * it. A user told a turn within {@code max-retry-after} (their own, or an earlier one: the pool's
+   * forecast end) holds no turn beyond it: only turns told beyond it, which travel in tickets,
+   * take the book further. Otherwise a book run far ahead for users told the forecast end, who
+   * came back to a sold-out and left, would hold every new user, of any campaign, back for up to
+   * {@code max-turn}. Must hold the lock.
+   */
+  private void take(Turn turn, Instant told, Instant now) {
+    Instant longest = now.plus(maxRetryAfter);
+    boolean beyond = told.isAfter(longest);
     floorUntil = turn.floorUntil();
-    bookedUntil = turn.bookedUntil();
-    turnsByArrival.merge(turn.arrival(), turn.mine(), FairAdmission::max);
+    bookedUntil =
+        beyond ? turn.bookedUntil() : max(bookedUntil, min(turn.bookedUntil(), longest));
+    Instant mine = beyond ? turn.mine() : min(turn.mine(), longest);
+    turnsByArrival.merge(turn.arrival(), mine, FairAdmission::max);
     if (turnsByArrival.size() > MAX_REMEMBERED_TURNS) {
       turnsByArrival.pollFirstEntry();
     }

@@ -296,6 +296,37 @@ class FairAdmissionTest {
   }
 
   /**
+   * Users told an earlier turn than the book's (the pool's forecast end) take the book no further
+   * than {@code max-retry-after}: once they came back to a sold-out and left, the book runs out
+   * within that, and new users, of this campaign or the next, are not held back for {@code
+   * max-turn}.
+   */
+  @Test
+  void usersToldTheForecastEndTakeTheBookNoFurtherThanTheLongestRetryAfter() {
+    FairAdmission admission = withAppointments(1, 10, () -> 0.999);
+    measureHoldTime(admission, Duration.ofMillis(100)); // a turn every 100 ms
+    FairAdmission.Permit held = admitted(admission.enter(clock.instant(), LATER));
+    Instant soon = clock.instant().plusSeconds(1);
+    for (int i = 0; i < 400; i++) {
+      Instant now = clock.instant();
+      Entry.Refused refused =
+          refused(admission.enter(now, now.plusMillis(50), (turn, arrival) -> soon));
+      assertThat(refused.retryAfter()).isLessThanOrEqualTo(Duration.ofSeconds(1));
+      assertThat(refused.turn()).isNull();
+    }
+    assertThat(admission.booked()).isEqualTo(Duration.ofSeconds(30));
+    clock.move(Duration.ofSeconds(1));
+    for (int i = 0; i < 400; i++) {
+      admission.cameBack(); // answered without admission: the pool is gone
+    }
+    held.release(Result.IGNORED);
+
+    clock.move(Duration.ofMillis(29_001));
+    Instant now = clock.instant();
+    admitted(admission.enter(now, now.plusMillis(500)));
+  }
+
+  /**
    * A new user read after others who arrived later (behind a front end that stamps arrivals, their
    * request waited longer before the instance saw it) is told the turn after the last booked user
    * who arrived no later, not the end of the book; everyone booked after them is a step later.
