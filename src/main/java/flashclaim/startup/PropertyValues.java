@@ -3,6 +3,7 @@ package flashclaim.startup;
 import io.micronaut.context.annotation.Context;
 import io.micronaut.context.exceptions.ConfigurationException;
 import io.micronaut.core.annotation.Order;
+import io.micronaut.core.convert.format.ReadableBytes;
 import io.micronaut.core.order.Ordered;
 import io.micronaut.core.type.Argument;
 import io.micronaut.core.value.PropertyResolver;
@@ -10,6 +11,7 @@ import io.micronaut.serde.ObjectMapper;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.lang.reflect.RecordComponent;
 import java.net.URL;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,6 +22,8 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Refuses to start, before anything else starts, when a {@code flashclaim.*} property is set to a
@@ -39,17 +43,20 @@ final class PropertyValues {
   static final String METADATA = "META-INF/spring-configuration-metadata.json";
   private static final String PREFIX = "flashclaim.";
   /** The words a switch may be set to: Micronaut's words for true, and their opposites. */
+  private static final Pattern SIZE = Pattern.compile("(\\d+)((?i:KB|MB|GB)?)");
   private static final Set<String> SWITCH_WORDS =
       Set.of("true", "false", "yes", "no", "y", "n", "on", "off");
 
   /** A property's type as the metadata names it: what it converts to, and how to say so. */
-  private enum Kind {
+  enum Kind {
     DURATION(Duration.class, "a duration: a number and its unit, e.g. 250ms, 2s, 10m"),
     INT(Integer.class, "a whole number"),
     LONG(Long.class, "a whole number"),
     DOUBLE(Double.class, "a number"),
     /** Checked by its words: Micronaut reads every word but yes, y, on and true as false. */
-    BOOLEAN(Boolean.class, "true or false");
+    BOOLEAN(Boolean.class, "true or false"),
+    /** A whole number of bytes ({@code @ReadableBytes}), checked by its form and range. */
+    BYTES(Integer.class, "a size: a whole number of bytes, or of KB, MB or GB, e.g. 64KB");
 
     final Class<?> type;
     final String what;
@@ -94,9 +101,11 @@ final class PropertyValues {
       }
       String value = properties.getProperty(property.name(), String.class).orElse("");
       boolean converts =
-          property.kind() == Kind.BOOLEAN
-              ? SWITCH_WORDS.contains(value.toLowerCase(Locale.ROOT))
-              : properties.getProperty(property.name(), property.kind().type).isPresent();
+          switch (property.kind()) {
+            case BOOLEAN -> SWITCH_WORDS.contains(value.toLowerCase(Locale.ROOT));
+            case BYTES -> isSize(value);
+            default -> properties.getProperty(property.name(), property.kind().type).isPresent();
+          };
       if (converts) {
         continue;
       }
@@ -110,6 +119,52 @@ final class PropertyValues {
               + (property.defaultValue() == null ? "" : " (" + property.defaultValue() + ")"));
     }
     return problems;
+  }
+
+  /**
+   * Whether {@code value} is a size that Micronaut's {@code @ReadableBytes} converter reads and that
+   * fits an int: digits, then KB, MB or GB or nothing (any case).
+   */
+  static boolean isSize(String value) {
+    Matcher size = SIZE.matcher(value.trim());
+    if (!size.matches()) {
+      return false;
+    }
+    String unit = size.group(2).toUpperCase(Locale.ROOT);
+    int shift = unit.isEmpty() ? 0 : unit.equals("KB") ? 10 : unit.equals("MB") ? 20 : 30;
+    try {
+      long number = Long.parseLong(size.group(1));
+      return number <= (Integer.MAX_VALUE >> shift);
+    } catch (NumberFormatException tooLong) {
+      return false;
+    }
+  }
+
+  /**
+   * Whether the component of the configuration record {@code sourceType} that the property {@code
+   * name} binds (its last segment, in camel case) is a size ({@code @ReadableBytes}).
+   */
+  private static boolean isSizeComponent(String sourceType, String name) {
+    String last = name.substring(name.lastIndexOf('.') + 1);
+    StringBuilder camel = new StringBuilder();
+    for (String part : last.split("-")) {
+      camel.append(
+          camel.length() == 0 ? part : Character.toUpperCase(part.charAt(0)) + part.substring(1));
+    }
+    try {
+      Class<?> type = Class.forName(sourceType, false, PropertyValues.class.getClassLoader());
+      if (type.getRecordComponents() == null) {
+        return false;
+      }
+      for (RecordComponent component : type.getRecordComponents()) {
+        if (component.getName().contentEquals(camel)) {
+          return component.isAnnotationPresent(ReadableBytes.class);
+        }
+      }
+    } catch (ClassNotFoundException | LinkageError notLoaded) {
+      return false;
+    }
+    return false;
   }
 
   /** The {@code flashclaim.*} properties of the metadata whose type is checked, by name. */
@@ -132,7 +187,15 @@ final class PropertyValues {
                   && name.startsWith(PREFIX)
                   && property.get("type") instanceof String type) {
                 Object defaultValue = property.get("defaultValue");
+                Object sourceType = property.get("sourceType");
                 Kind.of(type)
+                    .map(
+                        kind ->
+                            (kind == Kind.INT || kind == Kind.LONG)
+                                    && sourceType instanceof String source
+                                    && isSizeComponent(source, name)
+                                ? Kind.BYTES
+                                : kind)
                     .ifPresent(
                         kind ->
                             byName.put(

@@ -46,8 +46,27 @@ class PropertyValuesTest {
                     "flashclaim.admission.max-queued", "900",
                     "flashclaim.admission.book-headroom", "1.5",
                     "flashclaim.http.lag-shed.enabled", "false",
+                    "flashclaim.http.bodies.file-max-size", "64KB",
+                    "flashclaim.http.bodies.webhook-max-size", "1048576",
+                    "flashclaim.idempotency.max-stored-body", "2mb",
                     "flashclaim.admission.limit", "anything: strings are not checked here")))
         .isEmpty();
+  }
+
+  @Test
+  void sizesAreReadAsMicronautReadsThemAndMustFitTheirInt() {
+    assertThat(CHECKED)
+        .filteredOn(c -> c.name().equals("flashclaim.http.bodies.file-max-size"))
+        .extracting(PropertyValues.Checked::kind)
+        .containsExactly(PropertyValues.Kind.BYTES);
+    assertThat(List.of("0", "64KB", "256MB", "1gb", "2147483647", "1GB"))
+        .allMatch(PropertyValues::isSize);
+    assertThat(List.of("", "64 KB", "64K", "1.5MB", "-1", "2GB", "2147483648", "9".repeat(30)))
+        .noneMatch(PropertyValues::isSize);
+    assertThat(problems(Map.of("flashclaim.http.bodies.file-max-size", "4GB")))
+        .singleElement()
+        .asString()
+        .startsWith("flashclaim.http.bodies.file-max-size=4GB is not a size");
   }
 
   @Test
