@@ -17,6 +17,12 @@
       or through bin/image-run). The CPU of processes that are neither sampled nor descendants of
       --run (bin/load-run itself: every process of the run) is the machine's "other processes".
       One JSON object per line in OUT.
+  load_run_support.py meters OUT URL...
+      Every 200 ms until SIGTERM, each URL's /prometheus (with the bearer token in
+      $METERS_TOKEN, if set): the admission's and the event loops' gauges (METERS), one JSON
+      object per instance and read in OUT, with the time of the read and the instance's number
+      (its place among the URLs). The summary shows instance 1's, second by second of the sale's
+      start.
   load_run_support.py proxy TARGET_PORT DELAY_MS
       A TCP proxy on a free port of 127.0.0.1 (it prints "PROXY_PORT <port>" first) to
       127.0.0.1:TARGET_PORT that delays every chunk of bytes by DELAY_MS in each direction, in
@@ -300,6 +306,105 @@ def sample(out, named, trees, added=None, run_root=None):
         f.write(json.dumps({"others": [[pid, used / TICKS, command] for pid, (used, command) in top]}) + "\n")
     for heap in heaps.values():
         heap.stop()
+
+
+# The gauges the meters scraper reads, by their Prometheus name, as the names in meters.jsonl.
+METERS = {
+    "flashclaim_admission_limit": "limit",
+    "flashclaim_admission_slot_ceiling": "ceiling",
+    "flashclaim_admission_in_flight": "inFlight",
+    "flashclaim_admission_queued": "queued",
+    "flashclaim_admission_drain_rate": "drainRate",
+    "flashclaim_admission_booked_seconds": "bookedSeconds",
+    "flashclaim_admission_fleet_floor_seconds": "fleetFloorSeconds",
+    "flashclaim_admission_show_up_share": "showUpShare",
+    "flashclaim_http_event_loop_lag_seconds": "loopLagSeconds",
+}
+METERS_INTERVAL_S = 0.2
+# The seconds of the sale's start the summary shows the meters of.
+METERS_SHOWN_S = 12
+
+
+def read_meters(text):
+    """The METERS gauges of a /prometheus text: a gauge with several series gives its largest."""
+    values = {}
+    for line in text.splitlines():
+        if line.startswith("#"):
+            continue
+        name = re.split(r"[{ ]", line, 1)[0]
+        if name not in METERS:
+            continue
+        try:
+            value = float(line.rsplit(" ", 1)[1])
+        except (IndexError, ValueError):
+            continue
+        if value != value:  # NaN: no value (a ceiling that is not set)
+            values.setdefault(METERS[name], None)
+            continue
+        key = METERS[name]
+        if values.get(key) is None or value > values[key]:
+            values[key] = value
+    return values
+
+
+def meters(out, urls):
+    """The meters scraper (see the module's comment)."""
+    token = os.environ.get("METERS_TOKEN")
+    stopping = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stopping.set())
+    signal.signal(signal.SIGINT, lambda *_: stopping.set())
+    with open(out, "a") as f:
+        while not stopping.is_set():
+            began = time.time()
+            for number, url in enumerate(urls, 1):
+                request = urllib.request.Request(url.rstrip("/") + "/prometheus")
+                if token:
+                    request.add_header("Authorization", "Bearer " + token)
+                try:
+                    with urllib.request.urlopen(request, timeout=1) as response:
+                        text = response.read().decode("utf-8", "replace")
+                except (OSError, ValueError):
+                    continue  # not up yet, gone, or too slow this time: the next read counts
+                line = {"t": round(time.time(), 3), "instance": number}
+                line.update(read_meters(text))
+                f.write(json.dumps(line) + "\n")
+            f.flush()
+            stopping.wait(max(0.0, METERS_INTERVAL_S - (time.time() - began)))
+
+
+def describe_meters(run_dir, outcome, out):
+    """Instance 1's admission meters, second by second from the sale's start (meters.jsonl)."""
+    path = os.path.join(run_dir, "meters.jsonl")
+    start = (outcome or {}).get("startEpochMs")
+    if not os.path.exists(path) or not start:
+        return
+    by_second = {}
+    with open(path) as f:
+        for text in f:
+            try:
+                line = json.loads(text)
+            except ValueError:
+                continue
+            second = int((line.get("t", 0) * 1000 - start) // 1000)
+            if line.get("instance") == 1 and 0 <= second < METERS_SHOWN_S:
+                by_second[second] = line  # the last read of each second
+    if not by_second:
+        return
+
+    def shown(value, fmt="{:.0f}"):
+        return "-" if value is None else fmt.format(value)
+
+    out("  instance-1's admission, the last read of each second of the sale's start"
+               " (meters.jsonl, every 200 ms): limit / ceiling, in flight / queued, drain per s,"
+               " book reach s, show-up share, loop lag ms")
+    for second in sorted(by_second):
+        m = by_second[second]
+        lag = m.get("loopLagSeconds")
+        out(f"    {second:>3} s: {shown(m.get('limit'))} / {shown(m.get('ceiling'))},"
+                   f" {shown(m.get('inFlight'))} / {shown(m.get('queued'))},"
+                   f" {shown(m.get('drainRate'))}, {shown(m.get('bookedSeconds'), '{:.1f}')},"
+                   f" {shown(m.get('showUpShare'), '{:.2f}')},"
+                   f" {shown(None if lag is None else lag * 1000)}")
 
 
 def gatling_console(log_path):
@@ -1440,6 +1545,7 @@ def summary(run_dir):
     if outcome:
         describe_outcome(outcome, users, expected, checks, out, paused)
         describe_windows(run, outcome, checks, out)
+        describe_meters(run_dir, outcome, out)
         describe_hammer(run, outcome, answers, out)
     else:
         checks.store(False, "the simulation wrote no outcome file")
@@ -1544,6 +1650,9 @@ def main(argv):
         return 0
     if len(argv) == 2 and argv[0] == "summary":
         return summary(argv[1])
+    if len(argv) >= 3 and argv[0] == "meters":
+        meters(argv[1], argv[2:])
+        return 0
     if len(argv) == 3 and argv[0] == "proxy":
         proxy(int(argv[1]), float(argv[2]))
         return 0
