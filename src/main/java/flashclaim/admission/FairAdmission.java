@@ -329,9 +329,7 @@ public final class FairAdmission {
           }
           turn = nextTurn(now, floor, arrival);
           if (turn.told().isAfter(waitUntil)) {
-            Instant tell = max(now, min(turnToTell.tell(turn.told(), arrival), turn.told()));
-            take(turn, tell, now);
-            return Optional.of(toldTurn(tell, now));
+            return Optional.of(tellTurn(turn, turnToTell, now));
           }
         }
       }
@@ -414,9 +412,7 @@ public final class FairAdmission {
           }
           Turn turn = nextTurn(now, floor, arrival);
           if (turn.told().isAfter(waitUntil)) {
-            Instant tell = max(now, min(turnToTell.tell(turn.told(), arrival), turn.told()));
-            take(turn, tell, now);
-            return CompletableFuture.completedFuture(toldTurn(tell, now));
+            return CompletableFuture.completedFuture(tellTurn(turn, turnToTell, now));
           }
           take(turn, turn.told(), now);
         }
@@ -795,14 +791,15 @@ public final class FairAdmission {
 
   /**
    * The next turn in the appointment book for a new user who arrived at {@code arrival}, without
-   * giving it ({@link #take} does): nothing but the turns already past is forgotten. The book counts one
-   * drain interval for every new user told a turn that has not come yet; of that wait, the user is
-   * told the share that users come back ({@link ShowUps}): when nobody does, nobody waits for them.
-   * The book reaches at most {@code max-turn} beyond now; a turn beyond {@code max-retry-after}
-   * is told as that, with the turn itself in the refusal for the user's ticket. A user whose first arrival is
-   * earlier than that of users booked before them (read later: behind a front end that stamps
-   * arrivals, a request can wait longer than those that came after it) is told the turn after the
-   * last booked user who arrived no later, so turns follow arrivals, not the order of reading.
+   * giving it ({@link #take} does): nothing but the turns already past is forgotten. The book
+   * counts one drain interval for every new user told a turn that has not come yet; of that wait,
+   * the user is told the share that users come back ({@link ShowUps}): when nobody does, nobody
+   * waits for them. The book reaches at most {@code max-turn} beyond now; a turn beyond {@code
+   * max-retry-after} is told as that, with the turn itself in the refusal for the user's ticket. A
+   * user whose first arrival is earlier than that of users booked before them (read later: behind
+   * a front end that stamps arrivals, a request can wait longer than those that came after it) is
+   * told the turn after the last booked user who arrived no later, so turns follow arrivals, not
+   * the order of reading.
    *
    * <p>The user is never told a turn before {@code floor} beyond now (the other instances' reach)
    * nor before a floor told earlier. The floor is not added to the book: the book, and what this
@@ -912,6 +909,17 @@ public final class FairAdmission {
     refused.get(reason).increment();
     showUps.told(now, now.plus(retryAfter));
     return new Entry.Refused(reason, retryAfter);
+  }
+
+  /**
+   * Refuses a new user whose {@code turn} comes after their wait: gives it ({@link #take}) and
+   * tells it as {@code turnToTell} says, never later than the turn nor before now. Must hold {@code
+   * lock}.
+   */
+  private Entry.Refused tellTurn(Turn turn, TurnToTell turnToTell, Instant now) {
+    Instant tell = max(now, min(turnToTell.tell(turn.told(), turn.arrival()), turn.told()));
+    take(turn, tell, now);
+    return toldTurn(tell, now);
   }
 
   /**

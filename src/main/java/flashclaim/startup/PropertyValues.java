@@ -4,6 +4,7 @@ import io.micronaut.context.annotation.Context;
 import io.micronaut.context.exceptions.ConfigurationException;
 import io.micronaut.core.annotation.Order;
 import io.micronaut.core.convert.format.ReadableBytes;
+import io.micronaut.core.naming.NameUtils;
 import io.micronaut.core.order.Ordered;
 import io.micronaut.core.type.Argument;
 import io.micronaut.core.value.PropertyResolver;
@@ -145,19 +146,14 @@ final class PropertyValues {
    * name} binds (its last segment, in camel case) is a size ({@code @ReadableBytes}).
    */
   private static boolean isSizeComponent(String sourceType, String name) {
-    String last = name.substring(name.lastIndexOf('.') + 1);
-    StringBuilder camel = new StringBuilder();
-    for (String part : last.split("-")) {
-      camel.append(
-          camel.length() == 0 ? part : Character.toUpperCase(part.charAt(0)) + part.substring(1));
-    }
+    String camel = NameUtils.camelCase(name.substring(name.lastIndexOf('.') + 1));
     try {
       Class<?> type = Class.forName(sourceType, false, PropertyValues.class.getClassLoader());
       if (type.getRecordComponents() == null) {
         return false;
       }
       for (RecordComponent component : type.getRecordComponents()) {
-        if (component.getName().contentEquals(camel)) {
+        if (component.getName().equals(camel)) {
           return component.isAnnotationPresent(ReadableBytes.class);
         }
       }
@@ -165,6 +161,32 @@ final class PropertyValues {
       return false;
     }
     return false;
+  }
+
+  /**
+   * The property of one entry of the metadata's {@code properties}, if it is a {@code flashclaim.*}
+   * property of a type that is checked.
+   */
+  private static Optional<Checked> checked(Object entry) {
+    if (!(entry instanceof Map<?, ?> property
+        && property.get("name") instanceof String name
+        && name.startsWith(PREFIX)
+        && property.get("type") instanceof String type)) {
+      return Optional.empty();
+    }
+    Object defaultValue = property.get("defaultValue");
+    Object sourceType = property.get("sourceType");
+    return Kind.of(type)
+        .map(
+            kind ->
+                (kind == Kind.INT || kind == Kind.LONG)
+                        && sourceType instanceof String source
+                        && isSizeComponent(source, name)
+                    ? Kind.BYTES
+                    : kind)
+        .map(
+            kind ->
+                new Checked(name, kind, defaultValue == null ? null : defaultValue.toString()));
   }
 
   /** The {@code flashclaim.*} properties of the metadata whose type is checked, by name. */
@@ -182,29 +204,7 @@ final class PropertyValues {
               json.readValue(in, Argument.mapOf(String.class, Object.class));
           if (metadata != null && metadata.get("properties") instanceof List<?> entries) {
             for (Object entry : entries) {
-              if (entry instanceof Map<?, ?> property
-                  && property.get("name") instanceof String name
-                  && name.startsWith(PREFIX)
-                  && property.get("type") instanceof String type) {
-                Object defaultValue = property.get("defaultValue");
-                Object sourceType = property.get("sourceType");
-                Kind.of(type)
-                    .map(
-                        kind ->
-                            (kind == Kind.INT || kind == Kind.LONG)
-                                    && sourceType instanceof String source
-                                    && isSizeComponent(source, name)
-                                ? Kind.BYTES
-                                : kind)
-                    .ifPresent(
-                        kind ->
-                            byName.put(
-                                name,
-                                new Checked(
-                                    name,
-                                    kind,
-                                    defaultValue == null ? null : defaultValue.toString())));
-              }
+              checked(entry).ifPresent(property -> byName.put(property.name(), property));
             }
           }
         }

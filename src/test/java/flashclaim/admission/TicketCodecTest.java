@@ -138,7 +138,8 @@ class TicketCodecTest {
 
   static AdmissionConfig config(String secret) {
     return new AdmissionConfig(
-        "fixed", 1, 1, 1, 0, Duration.ZERO, Duration.ofSeconds(2), Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ZERO, 0.5, 1,
+        "fixed", 1, 1, 1, 0, Duration.ZERO, Duration.ofSeconds(2), Duration.ofSeconds(30),
+        Duration.ofSeconds(30), Duration.ZERO, 0.5, 1,
         Duration.ofSeconds(1),
         1.0,
         secret,

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.ToLongFunction;
 
 /**
  * How far the server's event loops fall behind ({@value #LAG}): each loop runs a probe every
@@ -50,11 +51,7 @@ final class EventLoopLag implements MeterBinder {
 
   /** The largest lateness of the latest probe of any loop, in seconds. */
   double lagSeconds() {
-    long most = 0;
-    for (Probe probe : probes) {
-      most = Math.max(most, probe.lateNanos.get());
-    }
-    return most / 1e9;
+    return mostSeconds(probe -> probe.lateNanos.get());
   }
 
   /**
@@ -63,9 +60,14 @@ final class EventLoopLag implements MeterBinder {
    */
   double behindSeconds() {
     long now = System.nanoTime();
+    return mostSeconds(probe -> probe.behindNanos(now));
+  }
+
+  /** The largest of {@code nanos} over the loops' probes, in seconds. */
+  private double mostSeconds(ToLongFunction<Probe> nanos) {
     long most = 0;
     for (Probe probe : probes) {
-      most = Math.max(most, probe.behindNanos(now));
+      most = Math.max(most, nanos.applyAsLong(probe));
     }
     return most / 1e9;
   }

@@ -112,7 +112,8 @@ class EventLoopLagTest {
   static LoadShedFilter filter(HttpConfig config, @Nullable EventLoopLag lag) {
     AdmissionConfig admission =
         new AdmissionConfig(
-            "fixed", 1, 1, 1, 0, Duration.ZERO, Duration.ofSeconds(2), Duration.ofSeconds(30), Duration.ofSeconds(30), Duration.ZERO, 0.5,
+            "fixed", 1, 1, 1, 0, Duration.ZERO, Duration.ofSeconds(2), Duration.ofSeconds(30),
+            Duration.ofSeconds(30), Duration.ZERO, 0.5,
             1, Duration.ofSeconds(1), 1.0,
             AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), true);
     FairAdmission claims =
