@@ -11,6 +11,8 @@ import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.StoreBackend;
 import flashclaim.testing.Tokens;
 import java.net.URI;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -102,6 +104,72 @@ class TicketAcrossInstancesTest {
   }
 
   /**
+   * A turn beyond {@code max-retry-after} travels in the ticket to another instance. Instance A
+   * measured one claim that held its slot 5 s, so its book gives new users turns about 4 s apart:
+   * user {@code early} is refused, told A's longest Retry-After (1 s here) and, in the ticket, the
+   * turn itself. Instance B has never seen {@code early} and has a free slot (a new user is served
+   * at once; the fleet order is off, so nothing but the ticket tells B of A's book), yet it refuses
+   * {@code early}'s retry before that turn at once, without a slot, told the rest of the wait and
+   * the same turn and first arrival in the new ticket. After the turn, B serves {@code early}.
+   */
+  @Test
+  void aTurnBeyondTheLongestRetryAfterTravelsInTheTicket() throws Exception {
+    store.reset();
+    ExecutorService clients = Executors.newFixedThreadPool(2);
+    try (ServiceInstance a = startWithShortRetryAfter();
+        ServiceInstance b = startWithShortRetryAfter()) {
+      FairAdmission admissionA = a.context().getBean(FairAdmission.class);
+      FairAdmission admissionB = b.context().getBean(FairAdmission.class);
+      TicketCodec codec = a.context().getBean(TicketCodec.class);
+      Api.createCampaign(a.url(), "turns", 1, 5);
+      Api.createCampaign(a.url(), "hold", 1, 1);
+      HeldClaims.hold("hold");
+      Future<Api.Response> holder = clients.submit(() -> claim(a.url(), "hold", "holder", null));
+      awaitValue(admissionA::inFlight, 1);
+      Thread.sleep(5_000);
+      HeldClaims.release("hold");
+      assertThat(holder.get(60, TimeUnit.SECONDS).status()).isEqualTo(201);
+      awaitValue(admissionA::inFlight, 0);
+
+      Instant sent = Instant.now();
+      Api.Response atA = claim(a.url(), "turns", "early", null);
+      assertThat(atA.status()).as(atA.body()).isEqualTo(503);
+      assertThat(atA.header("Retry-After")).isEqualTo("1");
+      Ticket fromA = codec.decode(atA.header(TICKET), "turns", "early").orElseThrow();
+      assertThat(fromA.turn()).as("the turn, beyond max-retry-after").isAfter(sent.plusSeconds(2));
+
+      long refusedByB = admissionB.refused(FairAdmission.Reason.DEADLINE);
+      Api.Response atB = claim(b.url(), "turns", "early", atA.header(TICKET));
+      Instant answered = Instant.now();
+      assertThat(atB.status()).as(atB.body()).isEqualTo(503);
+      assertThat(Long.parseLong(atB.header("Flashclaim-Retry-After-Ms"))).isBetween(1L, 1_000L);
+      assertThat(admissionB.refused(FairAdmission.Reason.DEADLINE)).isEqualTo(refusedByB + 1);
+      Ticket fromB = codec.decode(atB.header(TICKET), "turns", "early").orElseThrow();
+      assertThat(fromB.firstArrival()).isEqualTo(fromA.firstArrival());
+      if (fromA.turn().isAfter(answered.plusSeconds(1))) {
+        assertThat(fromB.turn()).isEqualTo(fromA.turn()); // the rest still beyond 1 s
+      }
+      assertThat(store.claims("turns")).isEmpty();
+
+      Api.Response newcomer = claim(b.url(), "turns", "newcomer", null);
+      assertThat(newcomer.status()).as("B has a free slot: " + newcomer.body()).isEqualTo(201);
+
+      Thread.sleep(Math.max(0, Duration.between(Instant.now(), fromA.turn()).toMillis()) + 100);
+      Api.Response served = claim(b.url(), "turns", "early", atB.header(TICKET));
+      assertThat(served.status()).as(served.body()).isEqualTo(201);
+      assertThat(store.claims("turns"))
+          .extracting(StoreBackend.StoredClaim::code)
+          .containsExactlyInAnyOrder(
+              (String) newcomer.json().get("code"), (String) served.json().get("code"));
+      assertThat(store.coupons("turns").stream().filter(StoreBackend.StoredCoupon::assigned))
+          .hasSize(2);
+    } finally {
+      HeldClaims.release("hold");
+      clients.shutdownNow();
+    }
+  }
+
+  /**
    * G8: whatever a client sends as its ticket (empty, garbage, huge, twice, another user's) is at
    * worst ignored: the claim is served (201, then 200 when repeated), never answered 5xx other
    * than a 503 to retry (a slow store on a loaded machine), which carries Retry-After and a ticket,
@@ -158,6 +226,24 @@ class TicketAcrossInstancesTest {
             "flashclaim.admission.initial-limit", 1,
             "flashclaim.admission.max-queued", maxQueued,
             "flashclaim.admission.max-wait", "60s",
+            "flashclaim.claim.deadline", "60s",
+            "flashclaim.firestore.call-timeout", "30s"));
+  }
+
+  /**
+   * An instance with one claim slot, no room to wait, a longest Retry-After of 1 s and turns up to a
+   * minute ahead, without the fleet order: what one instance tells another travels only in tickets.
+   */
+  private static ServiceInstance startWithShortRetryAfter() {
+    return ServiceInstance.start(
+        Map.of(
+            HeldClaims.PROPERTY, "true",
+            "flashclaim.admission.limit", "fixed",
+            "flashclaim.admission.initial-limit", 1,
+            "flashclaim.admission.max-queued", 0,
+            "flashclaim.admission.max-retry-after", "1s",
+            "flashclaim.admission.max-turn", "1m",
+            "flashclaim.admission.fleet.enabled", "false",
             "flashclaim.claim.deadline", "60s",
             "flashclaim.firestore.call-timeout", "30s"));
   }
