@@ -61,6 +61,13 @@ import java.util.List;
  * @param ticketSecret the HMAC key of the {@code Flashclaim-Ticket}, at least 32 bytes, the same on
  *     every instance (env {@code FLASHCLAIM_ADMISSION_TICKET_SECRET})
  * @param ticketTtl how long after a user's first arrival their ticket keeps their place
+ * @param holdGrace a user told to come back holds their place for this long after they are due:
+ *     meanwhile a claim of a later first arrival (by more than {@code hold-slack}) is not given a
+ *     slot that frees up, but waits in line, so that the capacity of the moments the refused user
+ *     is on their way back is theirs; once back here they are in line, and if they come back to
+ *     another instance or not at all, their hold ends with it. {@code 0s} turns holding off
+ * @param holdSlack how much later than the earliest user due back a claim may have first arrived
+ *     and still be given a free slot
  * @param appointments whether a new user (one without a ticket) is given the next turn in the
  *     instance's appointment book, one drain interval after the previous new user's, and, when that
  *     turn comes after the end of their wait, refused at once and told it as Retry-After (true,
@@ -84,6 +91,8 @@ public record AdmissionConfig(
     @Bindable(defaultValue = "1.2") double bookHeadroom,
     @Bindable(defaultValue = DEVELOPMENT_SECRET) String ticketSecret,
     @Bindable(defaultValue = "10m") Duration ticketTtl,
+    @Bindable(defaultValue = "150ms") Duration holdGrace,
+    @Bindable(defaultValue = "0ms") Duration holdSlack,
     @Bindable(defaultValue = "true") boolean appointments) {
 
   /** The names of the limit algorithms. */
@@ -127,6 +136,9 @@ public record AdmissionConfig(
         "flashclaim.admission.service-time-smoothing must be above 0 and at most 1");
     require(
         drainWindow.toMillis() >= 1, "flashclaim.admission.drain-window must be at least 1 ms");
+    require(
+        !holdGrace.isNegative() && !holdSlack.isNegative(),
+        "flashclaim.admission.hold-grace and hold-slack must not be negative");
     require(
         bookHeadroom >= 1 && bookHeadroom <= 10,
         "flashclaim.admission.book-headroom must be between 1 and 10");

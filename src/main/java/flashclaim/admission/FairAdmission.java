@@ -209,12 +209,23 @@ public final class FairAdmission {
   private final ShowUps showUps = new ShowUps();
   /** Times the book was given up because nobody came back for its turns. */
   private final LongAdder bookResets = new LongAdder();
+  /** Times free slots were left to a user due back rather than given to a later arrival. */
+  private final LongAdder slotsHeld = new LongAdder();
   /**
    * The latest turn a fleet floor made this instance tell a new user; guarded by {@code lock}. New
    * users are told no earlier turn, so a floor that falls between two reads never tells a later
    * click an earlier turn. Kept apart from the book, which holds this instance's own turns only.
    */
   private Instant floorUntil = Instant.EPOCH;
+  /**
+   * The users told to come back while they are due, who hold later arrivals back; null when off
+   * ({@code hold-grace} 0); guarded by {@code lock}.
+   */
+  private final @Nullable HeldBack heldBack;
+
+  /** When a slot held for a user due back is next looked at again; null when none is; guarded. */
+  private Instant wakeAt;
+
   /** How far beyond now the other instances' books reach ({@link FleetOrder}); zero alone. */
   private volatile Supplier<Duration> fleetFloor = () -> Duration.ZERO;
 
@@ -241,6 +252,10 @@ public final class FairAdmission {
     this.timer = timer;
     this.random = random;
     this.appointments = config.appointments();
+    this.heldBack =
+        config.holdGrace().isZero() || !appointments
+            ? null
+            : new HeldBack(config.holdGrace(), config.holdSlack(), MAX_REMEMBERED_TURNS);
     for (Reason reason : Reason.values()) {
       refused.put(reason, new LongAdder());
     }
@@ -318,7 +333,7 @@ public final class FairAdmission {
       Instant now = clock.instant();
       if (returning && beforeTheirTurn(toldTurn, waitUntil)) {
         showUps.back(now);
-        return Optional.of(toldTurn(toldTurn, now));
+        return Optional.of(toldTurn(toldTurn, arrival, now));
       }
       Turn turn = null;
       if (!returning && appointments) {
@@ -361,7 +376,7 @@ public final class FairAdmission {
       if (returning) {
         showUps.back(now);
       }
-      return Optional.of(refusal(reason, told, now));
+      return Optional.of(refusal(reason, told, arrival, now));
     }
   }
 
@@ -399,7 +414,10 @@ public final class FairAdmission {
       if (returning) {
         showUps.back(now);
         if (beforeTheirTurn(toldTurn, waitUntil)) {
-          return CompletableFuture.completedFuture(toldTurn(toldTurn, now));
+          return CompletableFuture.completedFuture(toldTurn(toldTurn, arrival, now));
+        }
+        if (heldBack != null) {
+          heldBack.back(arrival);
         }
       } else if (appointments) {
         Duration floor = fleetFloor();
@@ -423,7 +441,7 @@ public final class FairAdmission {
       while (queue.size() > maxQueued) {
         Waiter latest = queue.pollLast();
         effects.add(
-            latest.refuse(refusal(Reason.QUEUE_FULL, queue.size(), now)));
+            latest.refuse(refusal(Reason.QUEUE_FULL, queue.size(), latest.arrival, now)));
       }
       if (queue.contains(waiter)) {
         int ahead = ahead(waiter);
@@ -432,7 +450,7 @@ public final class FairAdmission {
             || wait.isZero()
             || expectedWaitSeconds(ahead, now) > wait.toNanos() / 1e9) {
           queue.remove(waiter);
-          effects.add(waiter.refuse(refusal(Reason.DEADLINE, ahead, now)));
+          effects.add(waiter.refuse(refusal(Reason.DEADLINE, ahead, arrival, now)));
         } else {
           waiter.waited = true;
           waiter.cancelTimer = timer.schedule(wait, () -> expire(waiter));
@@ -562,6 +580,14 @@ public final class FairAdmission {
     return bookResets.sum();
   }
 
+  /**
+   * Times, so far, that free slots were left to a user told to come back and due now, rather than
+   * given to a later arrival waiting in line ({@code hold-grace}).
+   */
+  public long slotsHeld() {
+    return slotsHeld.sum();
+  }
+
   /** Claims refused for {@code reason} so far. */
   public long refused(Reason reason) {
     return refused.get(reason).sum();
@@ -688,6 +714,9 @@ public final class FairAdmission {
   /** Gives free slots to the earliest arrivals; what to tell them is added to {@code effects}. */
   private void admitWhileFree(List<Runnable> effects) {
     while (!queue.isEmpty()) {
+      if (heldBack != null && holdsBack(queue.first().arrival)) {
+        return;
+      }
       Optional<Limiter.Listener> slot = limiter.acquire(null);
       if (slot.isEmpty()) {
         return;
@@ -701,6 +730,35 @@ public final class FairAdmission {
       Permit permit = new Permit(slot.get(), now);
       effects.add(() -> first.admit(permit));
     }
+  }
+
+  /**
+   * Whether a claim that first arrived at {@code arrival} must leave the free slots to a user who
+   * arrived earlier and is due back now ({@link HeldBack}); if so, the line is looked at again when
+   * that user's hold ends. Must hold {@code lock}, with holding on.
+   */
+  private boolean holdsBack(Instant arrival) {
+    Instant now = clock.instant();
+    if (limiter.getInflight() >= limiter.getLimit() || !heldBack.holdsBack(arrival, now)) {
+      return false;
+    }
+    slotsHeld.increment();
+    Instant at = heldBack.releasedAt(now);
+    if (wakeAt == null || at.isBefore(wakeAt)) {
+      wakeAt = at;
+      timer.schedule(Duration.between(now, at).plusMillis(1), this::wake);
+    }
+    return true;
+  }
+
+  /** A hold may have ended: free slots go to the line again. */
+  private void wake() {
+    List<Runnable> effects = new ArrayList<>();
+    synchronized (lock) {
+      wakeAt = null;
+      admitWhileFree(effects);
+    }
+    run(effects);
   }
 
   /**
@@ -731,7 +789,7 @@ public final class FairAdmission {
       }
       int ahead = ahead(waiter);
       queue.remove(waiter);
-      refuse = waiter.refuse(refusal(Reason.DEADLINE, ahead, clock.instant()));
+      refuse = waiter.refuse(refusal(Reason.DEADLINE, ahead, waiter.arrival, clock.instant()));
     }
     run(List.of(refuse));
   }
@@ -836,15 +894,16 @@ public final class FairAdmission {
 
   /**
    * Gives the turn {@link #nextTurn} found, told as {@code told}: the book and the floor reach to
-   * it. A user told a turn within {@code max-retry-after} (their own, or an earlier one: the pool's
-   * forecast end) holds no turn beyond it: only turns told beyond it, which travel in tickets,
-   * take the book further. Otherwise a book run far ahead for users told the forecast end, who
-   * came back to a sold-out and left, would hold every new user, of any campaign, back for up to
-   * {@code max-turn}. Must hold the lock.
+   * it. A user told a turn within {@code max-retry-after}, or told an earlier turn than their own
+   * (the pool's forecast end, however far), holds no turn beyond {@code max-retry-after}: only
+   * their own turns told beyond it, which travel in tickets, take the book further. Otherwise a
+   * book run far ahead for users told the forecast end, who came back to a sold-out and left,
+   * would hold every new user, of any campaign, back for up to {@code max-turn}. Must hold the
+   * lock.
    */
   private void take(Turn turn, Instant told, Instant now) {
     Instant longest = now.plus(maxRetryAfter);
-    boolean beyond = told.isAfter(longest);
+    boolean beyond = told.isAfter(longest) && !told.isBefore(turn.told());
     floorUntil = turn.floorUntil();
     bookedUntil =
         beyond ? turn.bookedUntil() : max(bookedUntil, min(turn.bookedUntil(), longest));
@@ -885,7 +944,7 @@ public final class FairAdmission {
    * is told its expected turn, as its place in line says, and the book reaches at least to it;
    * without, that turn plus jitter. Must hold {@code lock}.
    */
-  private Entry.Refused refusal(Reason reason, int ahead, Instant now) {
+  private Entry.Refused refusal(Reason reason, int ahead, Instant arrival, Instant now) {
     Duration retryAfter;
     if (!appointments) {
       retryAfter = spread(ahead, now);
@@ -898,16 +957,19 @@ public final class FairAdmission {
       // not take, while they are away, the place they are told to come back to
       bookedUntil = max(bookedUntil, now.plus(retryAfter));
     }
-    return told(reason, retryAfter, now);
+    return told(reason, retryAfter, arrival, now);
   }
 
   /**
    * Counts a refusal for {@code reason} whose user is told to come back after {@code retryAfter},
    * and notes when they are due back. Must hold {@code lock}.
    */
-  private Entry.Refused told(Reason reason, Duration retryAfter, Instant now) {
+  private Entry.Refused told(Reason reason, Duration retryAfter, Instant arrival, Instant now) {
     refused.get(reason).increment();
     showUps.told(now, now.plus(retryAfter));
+    if (heldBack != null) {
+      heldBack.told(arrival, now.plus(retryAfter));
+    }
     return new Entry.Refused(reason, retryAfter);
   }
 
@@ -919,7 +981,7 @@ public final class FairAdmission {
   private Entry.Refused tellTurn(Turn turn, TurnToTell turnToTell, Instant now) {
     Instant tell = max(now, min(turnToTell.tell(turn.told(), turn.arrival()), turn.told()));
     take(turn, tell, now);
-    return toldTurn(tell, now);
+    return toldTurn(tell, turn.arrival(), now);
   }
 
   /**
@@ -927,9 +989,9 @@ public final class FairAdmission {
    * {@code turn}, or after {@code max-retry-after} with the turn in the refusal (for their ticket)
    * when it lies beyond that. Must hold {@code lock}.
    */
-  private Entry.Refused toldTurn(Instant turn, Instant now) {
+  private Entry.Refused toldTurn(Instant turn, Instant arrival, Instant now) {
     Duration wait = capped(Duration.between(now, turn));
-    Entry.Refused refused = told(Reason.DEADLINE, wait, now);
+    Entry.Refused refused = told(Reason.DEADLINE, wait, arrival, now);
     return turn.isAfter(now.plus(wait))
         ? new Entry.Refused(refused.reason(), wait, turn)
         : refused;

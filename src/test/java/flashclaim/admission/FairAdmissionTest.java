@@ -327,6 +327,38 @@ class FairAdmissionTest {
   }
 
   /**
+   * Users told the pool's forecast end beyond {@code max-retry-after}, earlier than their own turn,
+   * have it in the ticket but take the book no further than {@code max-retry-after}: a new user of
+   * the next campaign is not held back by the turns of users who are to find this one sold out.
+   */
+  @Test
+  void usersToldAForecastEndBeyondTheLongestRetryAfterTakeTheBookNoFurther() {
+    FairAdmission admission = withAppointments(1, 10, () -> 0.999);
+    measureHoldTime(admission, Duration.ofMillis(100)); // a turn every 100 ms
+    FairAdmission.Permit held = admitted(admission.enter(clock.instant(), LATER));
+    Instant start = clock.instant();
+    int beyond = 0;
+    for (int i = 0; i < 1_500; i++) {
+      // the forecast end, 20 s ahead, spaced 10 ms per user: from user 223 on earlier than their
+      // own turn, and from user 1,001 on beyond max-retry-after (30 s), when it is told
+      Instant forecast = start.plusSeconds(20).plusMillis(10L * i);
+      Entry.Refused refused =
+          refused(admission.enter(start, start.plusMillis(50), (turn, arrival) -> forecast));
+      if (forecast.isAfter(start.plusSeconds(30))) {
+        assertThat(refused.turn()).as("user %d", i).isEqualTo(forecast);
+        beyond++;
+      }
+    }
+    assertThat(beyond).isGreaterThan(400);
+    // held at 30 s by the users told the forecast, the book gives the next users their own turns
+    // from there, 100 ms apart (told as such, as long as they come before the forecast): it
+    // reaches 35 s, not the 150 s of the users' own turns
+    assertThat(admission.booked()).isLessThanOrEqualTo(Duration.ofSeconds(35));
+    held.release(Result.IGNORED);
+  }
+
+
+  /**
    * A new user read after others who arrived later (behind a front end that stamps arrivals, their
    * request waited longer before the instance saw it) is told the turn after the last booked user
    * who arrived no later, not the end of the book; everyone booked after them is a step later.
@@ -604,6 +636,62 @@ class FairAdmissionTest {
   }
 
   /**
+   * With {@code hold-grace}, a user refused from the line holds their place while they are due:
+   * the slot that frees up in that moment waits for them instead of going to a later arrival in
+   * line, and back, they take it. Without holding, the later arrival takes it.
+   */
+  @Test
+  void aUserDueBackHoldsAFreeSlotAgainstALaterArrival() {
+    for (boolean holding : new boolean[] {true, false}) {
+      FairAdmission admission = withHold(holding ? Duration.ofMillis(150) : Duration.ZERO);
+      measureHoldTime(admission, Duration.ofMillis(100));
+      FairAdmission.Permit holder = admitted(admission.enterAgain(T0, LATER));
+      Instant early = T0.plusSeconds(1);
+      Entry.Refused told = refused(admission.enterAgain(early, clock.instant().plusMillis(50)));
+      assertThat(told.retryAfter()).isEqualTo(Duration.ofMillis(100));
+      CompletionStage<Entry> late = admission.enterAgain(T0.plusSeconds(2), LATER);
+      clock.move(told.retryAfter());
+
+      holder.release(Result.SUCCESS);
+
+      if (!holding) {
+        admitted(late);
+        continue;
+      }
+      assertThat(late.toCompletableFuture()).as("the slot waits for the user due back").isNotDone();
+      assertThat(admission.inFlight()).isZero();
+      FairAdmission.Permit back = admitted(admission.enterAgain(early, LATER));
+      assertThat(late.toCompletableFuture()).isNotDone();
+      back.release(Result.SUCCESS);
+      admitted(late);
+    }
+  }
+
+  /**
+   * A user due back who does not come back (or comes back to another instance) holds a free slot
+   * only until their grace has passed: then the line gets it, without another claim coming.
+   */
+  @Test
+  void aUserDueBackHoldsASlotOnlyUntilTheirGraceHasPassed() {
+    FairAdmission admission = withHold(Duration.ofMillis(150));
+    measureHoldTime(admission, Duration.ofMillis(100));
+    FairAdmission.Permit holder = admitted(admission.enterAgain(T0, LATER));
+    Entry.Refused told =
+        refused(admission.enterAgain(T0.plusSeconds(1), clock.instant().plusMillis(50)));
+    CompletionStage<Entry> late = admission.enterAgain(T0.plusSeconds(2), LATER);
+    clock.move(told.retryAfter());
+    holder.release(Result.SUCCESS);
+    clock.move(Duration.ofMillis(149));
+    timer.fireDue();
+    assertThat(late.toCompletableFuture()).isNotDone();
+
+    clock.move(Duration.ofMillis(2));
+    timer.fireDue();
+
+    admitted(late);
+  }
+
+  /**
    * The drain rate learns only from claims that ran: claims that failed after holding their slot
    * for seconds (a store that stopped answering) leave it as it was, so users refused meanwhile are
    * told to come back when the store's usual pace would serve them.
@@ -745,7 +833,8 @@ class FairAdmissionTest {
               limit, 20, 8, 64, 16, Duration.ZERO, Duration.ofSeconds(2), Duration.ofSeconds(30),
               Duration.ofSeconds(30), Duration.ZERO,
               0.5, 0.05, Duration.ofSeconds(1), 1.0,
-              AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), true);
+              AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), Duration.ZERO,
+            Duration.ZERO, true);
       assertThat(AdmissionFactory.limiter(config).getLimit()).as(limit).isEqualTo(20);
     }
   }
@@ -831,7 +920,8 @@ class FairAdmissionTest {
    * once, with the same reason and Retry-After, and changes nothing for the others: two admissions
    * driven alike, one asked first whether it refuses at once (and entered only when it does not),
    * the other only entered, answer every claim alike, over random sales with and without
-   * appointments, short and long waits, returning users, slots given back and waits that end.
+   * appointments, users due back held or not, short and long waits, returning users, slots given
+   * back and waits that end.
    */
   @Test
   void refusingAtOnceRefusesWhatEnteringWouldAndChangesNothingElse() {
@@ -840,9 +930,10 @@ class FairAdmissionTest {
       boolean appointments = plan.nextBoolean();
       int limit = 1 + plan.nextInt(3);
       int maxQueued = plan.nextInt(6);
+      Duration hold = plan.nextBoolean() ? Duration.ofMillis(150) : Duration.ZERO;
       MovableClock sale = new MovableClock(T0);
-      Side asked = new Side(sale, limit, maxQueued, appointments, seed);
-      Side entered = new Side(sale, limit, maxQueued, appointments, seed);
+      Side asked = new Side(sale, limit, maxQueued, appointments, hold, seed);
+      Side entered = new Side(sale, limit, maxQueued, appointments, hold, seed);
       FairAdmission.TurnToTell tell = (turn, arrival) -> min(turn, arrival.plusSeconds(3));
       int refusedAtOnce = 0;
       for (int step = 0; step < 400; step++) {
@@ -903,10 +994,16 @@ class FairAdmissionTest {
     final List<CompletableFuture<Entry>> claims = new ArrayList<>();
     final boolean[] released = new boolean[4096];
 
-    Side(MovableClock sale, int limit, int maxQueued, boolean appointments, long seed) {
+    Side(
+        MovableClock sale,
+        int limit,
+        int maxQueued,
+        boolean appointments,
+        Duration hold,
+        long seed) {
       this.timer = new ManualTimer(sale);
       java.util.Random jitter = new java.util.Random(seed);
-      AdmissionConfig config = config(limit, maxQueued, appointments);
+      AdmissionConfig config = config(limit, maxQueued, appointments, hold);
       this.admission =
           new FairAdmission(
               config, AdmissionFactory.limiter(config), sale, timer, jitter::nextDouble);
@@ -942,6 +1039,12 @@ class FairAdmissionTest {
     return admission(limit, maxQueued, random, true);
   }
 
+  /** One slot, room for one to wait, appointments, and users due back held for {@code grace}. */
+  private FairAdmission withHold(Duration grace) {
+    AdmissionConfig config = config(1, 1, true, grace);
+    return new FairAdmission(config, AdmissionFactory.limiter(config), clock, timer, () -> 0.5);
+  }
+
   private FairAdmission admission(
       int limit, int maxQueued, DoubleSupplier random, boolean appointments) {
     AdmissionConfig config = config(limit, maxQueued, appointments);
@@ -949,11 +1052,18 @@ class FairAdmissionTest {
   }
 
   private static AdmissionConfig config(int limit, int maxQueued, boolean appointments) {
+    return config(limit, maxQueued, appointments, Duration.ZERO);
+  }
+
+  /** {@link #config(int, int, boolean)} with {@code hold-grace} ({@code 0}: off), slack 0. */
+  private static AdmissionConfig config(
+      int limit, int maxQueued, boolean appointments, Duration holdGrace) {
     return new AdmissionConfig(
         "fixed", limit, 1, limit, maxQueued, Duration.ZERO, Duration.ofSeconds(2),
         Duration.ofSeconds(30),
         Duration.ofMinutes(5), Duration.ZERO, 0.5, 1, Duration.ofSeconds(1), 1.0,
-        AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), appointments);
+        AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), holdGrace, Duration.ZERO,
+        appointments);
   }
 
   private static FairAdmission.Permit admitted(CompletionStage<Entry> entry) {

@@ -254,7 +254,8 @@ public abstract class FleetBoardContract extends StoreContract {
             "fixed", 1, 1, 1, 10, Duration.ZERO, Duration.ofSeconds(2), Duration.ofSeconds(30),
             Duration.ofSeconds(30), Duration.ZERO, 0.5,
             1, Duration.ofSeconds(1), 1.0,
-            AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), true);
+            AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), Duration.ZERO,
+            Duration.ZERO, true);
     FairAdmission admission =
         new FairAdmission(
             config,

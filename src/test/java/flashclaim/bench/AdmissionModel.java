@@ -58,7 +58,8 @@ import java.util.Random;
  * flashclaim.admission.max-turn} in seconds: a turn beyond Retry-After's 30 s travels in the
  * user's ticket, which they send back), startSlowdown (1) and startMs (0): service times this
  * many times longer for claims admitted in the sale's first startMs, as at a sale's start on a
- * busy machine, whose slow drain the book tells its first turns from.
+ * busy machine, whose slow drain the book tells its first turns from; holdGraceMs (150, {@code
+ * flashclaim.admission.hold-grace}; 0: off) and holdSlackMs (0, {@code hold-slack}).
  */
 public final class AdmissionModel {
   private static final Instant T0 = Instant.parse("2026-11-25T00:00:00Z");
@@ -131,7 +132,9 @@ public final class AdmissionModel {
       double headroom,
       long maxTurnS,
       double startSlowdown,
-      long startMs) {
+      long startMs,
+      long holdGraceMs,
+      long holdSlackMs) {
     this.startSlowdown = startSlowdown;
     this.startNanos = startMs * 1_000_000;
     this.turns = new Instant[users];
@@ -174,6 +177,8 @@ public final class AdmissionModel {
             headroom,
             AdmissionConfig.DEVELOPMENT_SECRET,
             Duration.ofMinutes(10),
+            Duration.ofMillis(holdGraceMs),
+            Duration.ofMillis(holdSlackMs),
             appointments);
     WaitTimer timer =
         (delay, action) -> {
@@ -230,7 +235,9 @@ public final class AdmissionModel {
             Double.parseDouble(given.getOrDefault("headroom", "1.2")),
             Long.parseLong(given.getOrDefault("maxTurnS", "300")),
             Double.parseDouble(given.getOrDefault("startSlowdown", "1")),
-            Long.parseLong(given.getOrDefault("startMs", "0")));
+            Long.parseLong(given.getOrDefault("startMs", "0")),
+            Long.parseLong(given.getOrDefault("holdGraceMs", "150")),
+            Long.parseLong(given.getOrDefault("holdSlackMs", "0")));
     System.out.println(model.run());
   }
 

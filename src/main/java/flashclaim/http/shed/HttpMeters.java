@@ -33,6 +33,8 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@value #SHOW_UP_SHARE}, {@value #BOOK_RESETS}: the share of refused users who came back
  *       when told, of which the book tells new users its reach, and the times the book was given
  *       up because nobody came back;
+ *   <li>{@value #SLOTS_HELD}: the times free slots were left to a user due back rather than given
+ *       to a later arrival waiting in line;
  *   <li>{@value #CLAIMS_SHED}: claims refused, tagged {@code reason} {@code queue_full}, {@code
  *       deadline} or {@code shutting_down};
  *   <li>{@value #FRONT_END_READ}, {@value #FRONT_END_WAITED}: API requests that came with a
@@ -60,6 +62,7 @@ final class HttpMeters implements MeterBinder {
   static final String CONNECTION_BOUND = "flashclaim.http.connection.bound.reached";
   static final String SHOW_UP_SHARE = "flashclaim.admission.show.up.share";
   static final String BOOK_RESETS = "flashclaim.admission.book.resets";
+  static final String SLOTS_HELD = "flashclaim.admission.slots.held";
   static final String CLAIMS_SHED = "flashclaim.admission.shed";
   static final String FRONT_END_READ = "flashclaim.http.front.end.arrivals";
   static final String FRONT_END_WAITED = "flashclaim.http.front.end.waited.seconds";
@@ -155,6 +158,12 @@ final class HttpMeters implements MeterBinder {
         claims,
         FairAdmission::bookResets,
         "times the book was given up: a slot free, nobody waiting, nobody back");
+    counter(
+        registry,
+        SLOTS_HELD,
+        claims,
+        FairAdmission::slotsHeld,
+        "times free slots were left to a user due back rather than given to a later arrival");
     for (Reason reason : Reason.values()) {
       FunctionCounter.builder(CLAIMS_SHED, claims, a -> a.refused(reason))
           .description("claims refused with 503")

@@ -115,7 +115,8 @@ class EventLoopLagTest {
             "fixed", 1, 1, 1, 0, Duration.ZERO, Duration.ofSeconds(2), Duration.ofSeconds(30),
             Duration.ofSeconds(30), Duration.ZERO, 0.5,
             1, Duration.ofSeconds(1), 1.0,
-            AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), true);
+            AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), Duration.ZERO,
+            Duration.ZERO, true);
     FairAdmission claims =
         new FairAdmission(
             admission,
