@@ -552,14 +552,21 @@ public final class FairAdmission {
   }
 
   /**
-   * A refused user came back with their ticket and was answered without admission (the pool was
-   * proven empty, or the campaign closed meanwhile): they came back as told, and count so, or a
-   * sale that ended would leave the share at 0 for the next one.
+   * A refused user, first arrived at {@code arrival}, came back with their ticket and was answered
+   * without admission (the pool was proven empty, or the campaign closed meanwhile): they came
+   * back as told, and count so, or a sale that ended would leave the share at 0 for the next one;
+   * and they hold no slot against later arrivals any longer, of this campaign or another.
    */
-  public void cameBack() {
+  public void cameBack(Instant arrival) {
+    List<Runnable> effects = new ArrayList<>();
     synchronized (lock) {
       showUps.back(clock.instant());
+      if (heldBack != null) {
+        heldBack.back(arrival);
+        admitWhileFree(effects);
+      }
     }
+    run(effects);
   }
 
   /**

@@ -2,6 +2,7 @@ package flashclaim.admission;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.Map;
@@ -17,8 +18,10 @@ import java.util.TreeMap;
  * comes back here stops holding anyone back at once; one who comes back to another instance, or
  * not at all, when their grace has passed.
  *
- * <p>Not thread-safe: {@link FairAdmission} calls it under its lock. Memory: at most {@code
- * capacity} users told; beyond that a told user is not remembered (and holds nobody back).
+ * <p>First arrivals are kept to the millisecond, as a ticket carries them back; users who arrived
+ * in the same millisecond are one entry. Not thread-safe: {@link FairAdmission} calls it under its
+ * lock. Memory: at most {@code capacity} users told; beyond that a told user is not remembered
+ * (and holds nobody back).
  */
 final class HeldBack {
   private record Told(Instant arrival, Instant due) {}
@@ -41,7 +44,8 @@ final class HeldBack {
   }
 
   /** A user who first arrived at {@code arrival} was told to come back at {@code due}. */
-  void told(Instant arrival, Instant due) {
+  void told(Instant firstArrival, Instant due) {
+    Instant arrival = key(firstArrival);
     if (told.size() >= capacity && !told.containsKey(arrival)) {
       return;
     }
@@ -53,7 +57,8 @@ final class HeldBack {
   }
 
   /** A user who first arrived at {@code arrival} came back. */
-  void back(Instant arrival) {
+  void back(Instant firstArrival) {
+    Instant arrival = key(firstArrival);
     if (told.remove(arrival) != null) {
       dueNow.remove(arrival);
     }
@@ -71,7 +76,7 @@ final class HeldBack {
   /** Whether a claim that first arrived at {@code arrival} must leave free slots to a user due. */
   boolean holdsBack(Instant arrival, Instant now) {
     Instant earliest = earliestDue(now);
-    return earliest != null && arrival.isAfter(earliest.plus(slack));
+    return earliest != null && key(arrival).isAfter(earliest.plus(slack));
   }
 
   /** When the earliest user due now stops holding others back, if they do not come back first. */
@@ -83,6 +88,10 @@ final class HeldBack {
   /** Users told and not yet back, remembered. */
   int size() {
     return told.size();
+  }
+
+  private static Instant key(Instant arrival) {
+    return arrival.truncatedTo(ChronoUnit.MILLIS);
   }
 
   private void refresh(Instant now) {

@@ -11,6 +11,7 @@ import com.netflix.concurrency.limits.limiter.SimpleLimiter;
 import flashclaim.testing.MovableClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Optional;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -317,7 +318,7 @@ class FairAdmissionTest {
     assertThat(admission.booked()).isEqualTo(Duration.ofSeconds(30));
     clock.move(Duration.ofSeconds(1));
     for (int i = 0; i < 400; i++) {
-      admission.cameBack(); // answered without admission: the pool is gone
+      admission.cameBack(T0); // answered without admission: the pool is gone
     }
     held.release(Result.IGNORED);
 
@@ -441,7 +442,7 @@ class FairAdmissionTest {
     }
     clock.move(Duration.ofMillis(1_500));
     for (int i = 0; i < 40; i++) {
-      counted.cameBack();
+      counted.cameBack(T0);
     }
     clock.move(Duration.ofMillis(1_600));
     assertThat(counted.showUpShare()).isEqualTo(1);
@@ -646,7 +647,8 @@ class FairAdmissionTest {
       FairAdmission admission = withHold(holding ? Duration.ofMillis(150) : Duration.ZERO);
       measureHoldTime(admission, Duration.ofMillis(100));
       FairAdmission.Permit holder = admitted(admission.enterAgain(T0, LATER));
-      Instant early = T0.plusSeconds(1);
+      // seen to the nanosecond, back with the millisecond that the ticket carries
+      Instant early = T0.plusSeconds(1).plusNanos(123_456);
       Entry.Refused told = refused(admission.enterAgain(early, clock.instant().plusMillis(50)));
       assertThat(told.retryAfter()).isEqualTo(Duration.ofMillis(100));
       CompletionStage<Entry> late = admission.enterAgain(T0.plusSeconds(2), LATER);
@@ -660,11 +662,33 @@ class FairAdmissionTest {
       }
       assertThat(late.toCompletableFuture()).as("the slot waits for the user due back").isNotDone();
       assertThat(admission.inFlight()).isZero();
-      FairAdmission.Permit back = admitted(admission.enterAgain(early, LATER));
+      FairAdmission.Permit back =
+          admitted(admission.enterAgain(early.truncatedTo(ChronoUnit.MILLIS), LATER));
       assertThat(late.toCompletableFuture()).isNotDone();
       back.release(Result.SUCCESS);
       admitted(late);
     }
+  }
+
+  /**
+   * A user due back who comes back and is answered without admission (the pool proven empty, the
+   * campaign closed) holds the free slot no longer: the later arrival in line gets it at once.
+   */
+  @Test
+  void aUserDueBackAnsweredWithoutAdmissionHoldsNoSlot() {
+    FairAdmission admission = withHold(Duration.ofMillis(150));
+    measureHoldTime(admission, Duration.ofMillis(100));
+    FairAdmission.Permit holder = admitted(admission.enterAgain(T0, LATER));
+    Instant early = T0.plusSeconds(1).plusNanos(123_456);
+    Entry.Refused told = refused(admission.enterAgain(early, clock.instant().plusMillis(50)));
+    CompletionStage<Entry> late = admission.enterAgain(T0.plusSeconds(2), LATER);
+    clock.move(told.retryAfter());
+    holder.release(Result.SUCCESS);
+    assertThat(late.toCompletableFuture()).isNotDone();
+
+    admission.cameBack(early.truncatedTo(ChronoUnit.MILLIS));
+
+    admitted(late);
   }
 
   /**

@@ -129,12 +129,12 @@ final class ClaimAdmission {
   /**
    * A claim answered before admission (sold out on the instance's proof, a closed campaign): one
    * that brings back a valid ticket is a refused user who came back as told, and counts as such
-   * for the share of users who come back ({@link FairAdmission#cameBack}).
+   * for the share of users who come back, and holds no slot any longer ({@link
+   * FairAdmission#cameBack}).
    */
   void answeredBefore(ClaimRequest claim) {
-    if (ticketSent(claim).isPresent()) {
-      admission.cameBack();
-    }
+    ticketSent(claim)
+        .ifPresent(ticket -> admission.cameBack(ticket.arrivalNoLaterThan(claim.seen())));
   }
 
   /** Runs the rest of the request in the slot, and gives the slot back however it ends. */
