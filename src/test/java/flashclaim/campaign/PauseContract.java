@@ -25,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * claim sent more than {@link #BOUND} later, on any instance, is answered 403 {@code
  * campaign-paused} and takes no coupon, until the resume; once the resume is acknowledged, claims
  * sent more than {@link #BOUND} later are served again on every instance. The coupons assigned are
- * exactly the claims answered 201 (read from the store), and the test reports how many 201s came
+ * exactly the claims answered 201, with those answered 503 whose user holds a coupon when they
+ * retry after the run (read from the store), and the test reports how many 201s came
  * after the acknowledgement and how late the last one was sent. Subclassed per store.
  */
 public abstract class PauseContract extends MultiInstanceTest {
@@ -37,7 +38,7 @@ public abstract class PauseContract extends MultiInstanceTest {
   private static final String PAUSED = "urn:flashclaim:problem:campaign-paused";
 
   /** One claim: which instance, when it was sent and answered (ns), and how. */
-  record Sent(int instance, long sentAt, long answeredAt, int status, String type) {}
+  record Sent(int instance, String user, long sentAt, long answeredAt, int status, String type) {}
 
   @Test
   void aPauseStopsClaimsOnEveryInstanceWithinTheBoundAndAResumeServesThemAgain() throws Exception {
@@ -59,7 +60,8 @@ public abstract class PauseContract extends MultiInstanceTest {
                       Claimer.claim(instance(instance), campaign, Tokens.user(user), null);
                   String type =
                       answer.status() >= 400 ? String.valueOf(answer.json().get("type")) : null;
-                  sent.add(new Sent(instance, at, System.nanoTime(), answer.status(), type));
+                  sent.add(
+                      new Sent(instance, user, at, System.nanoTime(), answer.status(), type));
                   Thread.sleep(20);
                 }
                 return null;
@@ -124,7 +126,17 @@ public abstract class PauseContract extends MultiInstanceTest {
         .as("instances that served claims after the resume")
         .isEqualTo(instances.size());
 
-    int created = (int) all.stream().filter(s -> s.status() == 201).count();
+    // a 503 may come after its claim's commit landed (on a loaded machine the store answered after
+    // the claim's deadline): the user's retry tells, 200 if it did (or 201 if it now does)
+    int settled = 0;
+    for (Sent s : all) {
+      if (s.status() == 503) {
+        int status =
+            Claimer.claimUntilFinal(instance(s.instance()), campaign, s.user()).response().status();
+        settled += status == 200 || status == 201 ? 1 : 0;
+      }
+    }
+    int created = (int) all.stream().filter(s -> s.status() == 201).count() + settled;
     assertThat(created).isLessThan(COUPONS);
     assertStoreConsistent(campaign, created);
     assertAuditOk(campaign, created);
