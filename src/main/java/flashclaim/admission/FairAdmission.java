@@ -745,12 +745,15 @@ public final class FairAdmission {
    * that user's hold ends. Must hold {@code lock}, with holding on.
    */
   private boolean holdsBack(Instant arrival) {
+    if (limiter.getInflight() >= limiter.getLimit()) {
+      return false;
+    }
     Instant now = clock.instant();
-    if (limiter.getInflight() >= limiter.getLimit() || !heldBack.holdsBack(arrival, now)) {
+    Instant at = heldBack.heldUntil(arrival, now);
+    if (at == null) {
       return false;
     }
     slotsHeld.increment();
-    Instant at = heldBack.releasedAt(now);
     if (wakeAt == null || at.isBefore(wakeAt)) {
       wakeAt = at;
       timer.schedule(Duration.between(now, at).plusMillis(1), this::wake);

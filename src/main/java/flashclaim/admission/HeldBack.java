@@ -3,8 +3,9 @@ package flashclaim.admission;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.PriorityQueue;
@@ -36,6 +37,11 @@ final class HeldBack {
       new PriorityQueue<>((a, b) -> a.due().compareTo(b.due()));
   /** The users due now (due, and within their grace), by first arrival. */
   private final NavigableMap<Instant, Instant> dueNow = new TreeMap<>();
+  /**
+   * The users of {@link #dueNow} in the order they became due, which is the order their grace
+   * ends; entries of users back or told again meanwhile are skipped when they come up.
+   */
+  private final Deque<Told> dueOrder = new ArrayDeque<>();
 
   HeldBack(Duration grace, Duration slack, int capacity) {
     this.grace = grace;
@@ -65,29 +71,19 @@ final class HeldBack {
   }
 
   /**
-   * The earliest first arrival of the users due now, or null when none is: a claim that arrived
-   * later than it by more than the slack waits.
+   * Whether a claim that first arrived at {@code arrival} must leave free slots to a user due now,
+   * who arrived earlier by more than the slack: if so, when that user stops holding it back unless
+   * they come back first; null when nobody does.
    */
-  Instant earliestDue(Instant now) {
+  Instant heldUntil(Instant arrival, Instant now) {
     refresh(now);
-    return dueNow.isEmpty() ? null : dueNow.firstKey();
-  }
-
-  /** Whether a claim that first arrived at {@code arrival} must leave free slots to a user due. */
-  boolean holdsBack(Instant arrival, Instant now) {
-    Instant earliest = earliestDue(now);
-    return earliest != null && key(arrival).isAfter(earliest.plus(slack));
-  }
-
-  /** When the earliest user due now stops holding others back, if they do not come back first. */
-  Instant releasedAt(Instant now) {
-    Instant earliest = earliestDue(now);
-    return earliest == null ? now : dueNow.get(earliest).plus(grace);
-  }
-
-  /** Users told and not yet back, remembered. */
-  int size() {
-    return told.size();
+    if (dueNow.isEmpty()) {
+      return null;
+    }
+    Map.Entry<Instant, Instant> earliest = dueNow.firstEntry();
+    return key(arrival).isAfter(earliest.getKey().plus(slack))
+        ? earliest.getValue().plus(grace)
+        : null;
   }
 
   private static Instant key(Instant arrival) {
@@ -99,13 +95,13 @@ final class HeldBack {
       Told next = byDue.poll();
       if (next.due().equals(told.get(next.arrival()))) {
         dueNow.put(next.arrival(), next.due());
+        dueOrder.addLast(next);
       }
     }
-    for (Iterator<Map.Entry<Instant, Instant>> i = dueNow.entrySet().iterator(); i.hasNext(); ) {
-      Map.Entry<Instant, Instant> e = i.next();
-      if (e.getValue().plus(grace).isBefore(now)) {
-        i.remove();
-        told.remove(e.getKey(), e.getValue());
+    while (!dueOrder.isEmpty() && dueOrder.peekFirst().due().plus(grace).isBefore(now)) {
+      Told over = dueOrder.pollFirst();
+      if (dueNow.remove(over.arrival(), over.due())) {
+        told.remove(over.arrival(), over.due());
       }
     }
     // entries told again (a later due) leave a stale copy in byDue, skipped when it comes up

@@ -645,16 +645,8 @@ class FairAdmissionTest {
   void aUserDueBackHoldsAFreeSlotAgainstALaterArrival() {
     for (boolean holding : new boolean[] {true, false}) {
       FairAdmission admission = withHold(holding ? Duration.ofMillis(150) : Duration.ZERO);
-      measureHoldTime(admission, Duration.ofMillis(100));
-      FairAdmission.Permit holder = admitted(admission.enterAgain(T0, LATER));
-      // seen to the nanosecond, back with the millisecond that the ticket carries
-      Instant early = T0.plusSeconds(1).plusNanos(123_456);
-      Entry.Refused told = refused(admission.enterAgain(early, clock.instant().plusMillis(50)));
-      assertThat(told.retryAfter()).isEqualTo(Duration.ofMillis(100));
-      CompletionStage<Entry> late = admission.enterAgain(T0.plusSeconds(2), LATER);
-      clock.move(told.retryAfter());
 
-      holder.release(Result.SUCCESS);
+      CompletionStage<Entry> late = laterArrivalWhileEarlyIsDue(admission);
 
       if (!holding) {
         admitted(late);
@@ -662,8 +654,7 @@ class FairAdmissionTest {
       }
       assertThat(late.toCompletableFuture()).as("the slot waits for the user due back").isNotDone();
       assertThat(admission.inFlight()).isZero();
-      FairAdmission.Permit back =
-          admitted(admission.enterAgain(early.truncatedTo(ChronoUnit.MILLIS), LATER));
+      FairAdmission.Permit back = admitted(admission.enterAgain(EARLY_IN_TICKET, LATER));
       assertThat(late.toCompletableFuture()).isNotDone();
       back.release(Result.SUCCESS);
       admitted(late);
@@ -677,16 +668,10 @@ class FairAdmissionTest {
   @Test
   void aUserDueBackAnsweredWithoutAdmissionHoldsNoSlot() {
     FairAdmission admission = withHold(Duration.ofMillis(150));
-    measureHoldTime(admission, Duration.ofMillis(100));
-    FairAdmission.Permit holder = admitted(admission.enterAgain(T0, LATER));
-    Instant early = T0.plusSeconds(1).plusNanos(123_456);
-    Entry.Refused told = refused(admission.enterAgain(early, clock.instant().plusMillis(50)));
-    CompletionStage<Entry> late = admission.enterAgain(T0.plusSeconds(2), LATER);
-    clock.move(told.retryAfter());
-    holder.release(Result.SUCCESS);
+    CompletionStage<Entry> late = laterArrivalWhileEarlyIsDue(admission);
     assertThat(late.toCompletableFuture()).isNotDone();
 
-    admission.cameBack(early.truncatedTo(ChronoUnit.MILLIS));
+    admission.cameBack(EARLY_IN_TICKET);
 
     admitted(late);
   }
@@ -698,13 +683,7 @@ class FairAdmissionTest {
   @Test
   void aUserDueBackHoldsASlotOnlyUntilTheirGraceHasPassed() {
     FairAdmission admission = withHold(Duration.ofMillis(150));
-    measureHoldTime(admission, Duration.ofMillis(100));
-    FairAdmission.Permit holder = admitted(admission.enterAgain(T0, LATER));
-    Entry.Refused told =
-        refused(admission.enterAgain(T0.plusSeconds(1), clock.instant().plusMillis(50)));
-    CompletionStage<Entry> late = admission.enterAgain(T0.plusSeconds(2), LATER);
-    clock.move(told.retryAfter());
-    holder.release(Result.SUCCESS);
+    CompletionStage<Entry> late = laterArrivalWhileEarlyIsDue(admission);
     clock.move(Duration.ofMillis(149));
     timer.fireDue();
     assertThat(late.toCompletableFuture()).isNotDone();
@@ -1061,6 +1040,28 @@ class FairAdmissionTest {
 
   private FairAdmission withAppointments(int limit, int maxQueued, DoubleSupplier random) {
     return admission(limit, maxQueued, random, true);
+  }
+
+  /** User {@code early}'s first arrival, seen to the nanosecond. */
+  private static final Instant EARLY = T0.plusSeconds(1).plusNanos(123_456);
+
+  /** {@link #EARLY} as a ticket brings it back, to the millisecond. */
+  private static final Instant EARLY_IN_TICKET = EARLY.truncatedTo(ChronoUnit.MILLIS);
+
+  /**
+   * On {@link #withHold} (a turn every 100 ms once measured): the one slot held, user {@code
+   * early} ({@link #EARLY}) refused from the line and told 100 ms, a later arrival waiting in line;
+   * then {@code early} is due and the slot is freed. Returns the later arrival's entry.
+   */
+  private CompletionStage<Entry> laterArrivalWhileEarlyIsDue(FairAdmission admission) {
+    measureHoldTime(admission, Duration.ofMillis(100));
+    FairAdmission.Permit holder = admitted(admission.enterAgain(T0, LATER));
+    Entry.Refused told = refused(admission.enterAgain(EARLY, clock.instant().plusMillis(50)));
+    assertThat(told.retryAfter()).isEqualTo(Duration.ofMillis(100));
+    CompletionStage<Entry> late = admission.enterAgain(T0.plusSeconds(2), LATER);
+    clock.move(told.retryAfter());
+    holder.release(Result.SUCCESS);
+    return late;
   }
 
   /** One slot, room for one to wait, appointments, and users due back held for {@code grace}. */
