@@ -39,13 +39,18 @@ public abstract class ClaimGuaranteesContract extends MultiInstanceTest {
             users,
             i -> () -> Claimer.claimUntilFinal(instance(i), campaign, "w1-user-" + i));
 
+    // A user's coupon is a 201, or a 200 after a 503: a claim whose store write landed after its
+    // deadline on a loaded machine is answered 503, and the retry finds the coupon it holds.
+    assertThat(results)
+        .filteredOn(r -> r.status() == 200)
+        .allSatisfy(r -> assertThat(r.retries()).as(r.user() + "'s 200 came after a retry").isPositive());
     Map<Integer, Long> byStatus =
         results.stream().collect(Collectors.groupingBy(Claimer.Result::status, Collectors.counting()));
-    assertThat(byStatus).containsOnlyKeys(201, 410);
-    assertThat(byStatus.get(201)).isEqualTo(coupons);
-    assertThat(byStatus.get(410)).isEqualTo(users - coupons);
+    assertThat(byStatus.keySet()).isSubsetOf(200, 201, 410);
+    assertThat(byStatus.getOrDefault(200, 0L) + byStatus.getOrDefault(201, 0L)).isEqualTo(coupons);
+    assertThat(byStatus.getOrDefault(410, 0L)).isEqualTo(users - coupons);
     List<String> codes =
-        results.stream().filter(r -> r.status() == 201).map(Claimer.Result::code).toList();
+        results.stream().filter(r -> r.status() != 410).map(Claimer.Result::code).toList();
     assertThat(new HashSet<>(codes)).hasSize(coupons); // G1 as the users saw it
 
     assertStoreConsistent(campaign, coupons);

@@ -117,7 +117,8 @@ public abstract class CampaignStatusContract extends MultiInstanceTest {
   void unknownMalformedAndUnauthenticatedRequestsAreProblemsAndCostNoStockRead() {
     CampaignStatusService service = instances.get(0).context().getBean(CampaignStatusService.class);
     long reads = service.stockReadCount();
-    long cached = service.cachedCampaigns(); // campaigns other tests of this class polled
+    // campaigns other tests of this class polled; these may expire meanwhile, never grow by a miss
+    long cached = service.cachedCampaigns();
     for (int i = 0; i < 30; i++) {
       assertProblem(status(instance(0), "no-such-" + i, Tokens.user("u")), 404, "campaign-not-found");
     }
@@ -127,7 +128,7 @@ public abstract class CampaignStatusContract extends MultiInstanceTest {
     assertProblem(status(instance(0), "guarded", null), 401, "unauthorized");
     assertProblem(status(instance(0), "guarded", "not-a-jwt"), 401, "unauthorized");
     assertThat(service.stockReadCount()).as("unknown ids read no stock").isEqualTo(reads);
-    assertThat(service.cachedCampaigns()).as("unknown ids are not kept").isEqualTo(cached);
+    assertThat(service.cachedCampaigns()).as("unknown ids are not kept").isLessThanOrEqualTo(cached);
   }
 
   @Test

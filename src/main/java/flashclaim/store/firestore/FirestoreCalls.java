@@ -12,7 +12,8 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Optional;
+import java.util.EnumSet;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -24,12 +25,23 @@ import java.util.function.Supplier;
  * start.
  */
 public final class FirestoreCalls {
+  /** The failures that are expected outcomes: a precondition that failed, a document that exists. */
+  private static final Set<Status.Code> EXPECTED =
+      EnumSet.of(
+          Status.Code.FAILED_PRECONDITION,
+          Status.Code.ALREADY_EXISTS,
+          Status.Code.ABORTED,
+          Status.Code.NOT_FOUND);
+  /** The failures of a call that may pass when it is tried again. */
+  private static final Set<Status.Code> PASSING =
+      EnumSet.of(Status.Code.UNKNOWN, Status.Code.INTERNAL, Status.Code.UNAVAILABLE);
+
   private FirestoreCalls() {}
 
   /**
    * What a call whose failure may be an expected outcome came to.
    *
-   * @param code {@code OK}, or the code of an expected failure (see {@link #expectedCode})
+   * @param code {@code OK}, or the code of an expected failure (see {@link #EXPECTED}), or of a passing one
    * @param value the call's result when {@code OK}, else null
    */
   record Attempt<T>(Status.Code code, T value) {
@@ -43,7 +55,18 @@ public final class FirestoreCalls {
    * starts (a closed client during shutdown), becomes a {@link StoreException}.
    */
   public static <T> T await(Supplier<ApiFuture<T>> start, Duration timeout, String what) {
-    return call(start, timeout, what, false).value();
+    return call(start, timeout, what, Set.of()).value();
+  }
+
+  /**
+   * Like {@link #await}, for a read that no user waits on (a webhook's lookup): a read changes
+   * nothing, so one that failed for a passing reason ({@code UNKNOWN}, {@code INTERNAL}, {@code
+   * UNAVAILABLE}; the emulator answers {@code UNKNOWN} to a query that meets concurrent writes) is
+   * tried once more, with the same timeout.
+   */
+  static <T> T read(Supplier<ApiFuture<T>> start, Duration timeout, String what) {
+    Attempt<T> first = call(start, timeout, what, PASSING);
+    return first.ok() ? first.value() : await(start, timeout, what);
   }
 
   /**
@@ -53,14 +76,14 @@ public final class FirestoreCalls {
    */
   static <T> Attempt<T> attempt(
       Supplier<? extends ApiFuture<? extends T>> start, Duration timeout, String what) {
-    return call(start, timeout, what, true);
+    return call(start, timeout, what, EXPECTED);
   }
 
   private static <T> Attempt<T> call(
       Supplier<? extends ApiFuture<? extends T>> start,
       Duration timeout,
       String what,
-      boolean expectedIsValue) {
+      Set<Status.Code> asValue) {
     if (timeout.isZero() || timeout.isNegative()) {
       throw new StoreException("no time was left to " + what, null);
     }
@@ -69,9 +92,9 @@ public final class FirestoreCalls {
       return new Attempt<>(Status.Code.OK, call.get(timeout.toMillis(), TimeUnit.MILLISECONDS));
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
-      Optional<Status.Code> expected = expectedIsValue ? expectedCode(cause) : Optional.empty();
-      if (expected.isPresent()) {
-        return new Attempt<>(expected.get(), null);
+      Status.Code code = codeOf(cause);
+      if (asValue.contains(code)) {
+        return new Attempt<>(code, null);
       }
       throw new StoreException("Firestore failed to " + what + ": " + statusOf(cause), cause);
     } catch (TimeoutException e) {
@@ -115,18 +138,6 @@ public final class FirestoreCalls {
     } catch (RuntimeException e) {
       throw new StoreException("Firestore could not start to " + what + ": " + e.getMessage(), e);
     }
-  }
-
-  /**
-   * The gRPC status code of a failed call, for the outcomes that are expected (a precondition that
-   * failed, a document that exists); empty for anything else.
-   */
-  static Optional<Status.Code> expectedCode(Throwable failure) {
-    Status.Code code = codeOf(failure);
-    return switch (code) {
-      case FAILED_PRECONDITION, ALREADY_EXISTS, ABORTED, NOT_FOUND -> Optional.of(code);
-      default -> Optional.empty();
-    };
   }
 
   static Status.Code codeOf(Throwable failure) {

@@ -1,6 +1,5 @@
 package flashclaim.store.firestore;
 
-import static flashclaim.store.firestore.FirestoreCalls.await;
 
 import com.google.cloud.Timestamp;
 import com.google.cloud.firestore.CollectionReference;
@@ -47,7 +46,8 @@ final class FirestoreRedemptionStore implements RedemptionStore {
 
   @Override
   public Optional<RedeemableCoupon> find(CampaignId campaign, CouponCode code) {
-    DocumentSnapshot doc = await(() -> ref(campaign, code).get(), timeout, "read a coupon");
+    DocumentSnapshot doc =
+        FirestoreCalls.read(() -> ref(campaign, code).get(), timeout, "read a coupon");
     if (!doc.exists()) {
       return Optional.empty();
     }
@@ -64,7 +64,7 @@ final class FirestoreRedemptionStore implements RedemptionStore {
   @Override
   public List<CampaignId> campaignsWithCode(CouponCode code, int limit) {
     List<QueryDocumentSnapshot> docs =
-        await(
+        FirestoreCalls.read(
                 () ->
                     db.collectionGroup(FirestoreLayout.COUPONS)
                         .whereEqualTo(FirestoreLayout.CODE, code.value())
