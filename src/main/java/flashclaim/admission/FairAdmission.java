@@ -229,6 +229,21 @@ public final class FairAdmission {
   /** How far beyond now the other instances' books reach ({@link FleetOrder}); zero alone. */
   private volatile Supplier<Duration> fleetFloor = () -> Duration.ZERO;
 
+  /** The latest first arrival the fleet serves now ({@link FleetOrder}); null alone. */
+  private volatile Supplier<@Nullable FleetFront> fleetFront = () -> null;
+
+  /** Times free slots were left because another instance held back an earlier arrival. */
+  private final LongAdder fleetSlotsHeld = new LongAdder();
+
+  /**
+   * What the other instances hold back, as last read: while it stands, no free slot here goes to
+   * a claim that first arrived after {@code servingUpTo}.
+   *
+   * @param servingUpTo the earliest first arrival another instance holds back, plus the slack
+   * @param until when that reading no longer counts, on this instance's clock
+   */
+  public record FleetFront(Instant servingUpTo, Instant until) {}
+
   /**
    * @param limiter the concurrency limit; it is acquired with a null context
    * @param random uniform values in [0, 1), for the jitter of Retry-After
@@ -545,6 +560,45 @@ public final class FairAdmission {
     this.fleetFloor = floor;
   }
 
+  /**
+   * Leaves free slots idle rather than give them to a claim that first arrived after {@code front}'s
+   * {@code servingUpTo}, while it stands: another instance holds back an earlier arrival, and a
+   * later click served here would take its coupon. It must answer at once, without the store; a
+   * new reading is announced with {@link #fleetRead}.
+   */
+  public void useFleetFront(Supplier<@Nullable FleetFront> front) {
+    this.fleetFront = front;
+  }
+
+  /** The fleet's reading changed: free slots are given again to whom it allows. */
+  public void fleetRead() {
+    wake();
+  }
+
+  /**
+   * The earliest first arrival this instance holds back now: the first claim waiting in its line
+   * for a slot, or a user told to come back and due now ({@code hold-grace}); null when none is.
+   * The other instances give no free slot to a later click while it stands ({@link FleetOrder}).
+   */
+  public @Nullable Instant heldFrom() {
+    synchronized (lock) {
+      Instant first = queue.isEmpty() ? null : queue.first().arrival;
+      Instant due = heldBack == null ? null : heldBack.earliestDue(clock.instant());
+      if (first == null || due == null) {
+        return first == null ? due : first;
+      }
+      return min(first, due);
+    }
+  }
+
+  /**
+   * Times, so far, that free slots were left idle because another instance held back an earlier
+   * arrival than the first claim waiting here ({@link #useFleetFront}).
+   */
+  public long fleetSlotsHeld() {
+    return fleetSlotsHeld.sum();
+  }
+
   /** How far beyond now the other instances' books reach, as last read; zero without a fleet. */
   public Duration fleetFloor() {
     Duration floor = fleetFloor.get();
@@ -721,7 +775,7 @@ public final class FairAdmission {
   /** Gives free slots to the earliest arrivals; what to tell them is added to {@code effects}. */
   private void admitWhileFree(List<Runnable> effects) {
     while (!queue.isEmpty()) {
-      if (heldBack != null && holdsBack(queue.first().arrival)) {
+      if (holdsBack(queue.first().arrival)) {
         return;
       }
       Optional<Limiter.Listener> slot = limiter.acquire(null);
@@ -741,19 +795,26 @@ public final class FairAdmission {
 
   /**
    * Whether a claim that first arrived at {@code arrival} must leave the free slots to a user who
-   * arrived earlier and is due back now ({@link HeldBack}); if so, the line is looked at again when
-   * that user's hold ends. Must hold {@code lock}, with holding on.
+   * arrived earlier and is due back now ({@link HeldBack}), or to an earlier arrival that another
+   * instance holds back ({@link #useFleetFront}); if so, the line is looked at again when that hold
+   * ends (or the fleet is read again). Must hold {@code lock}.
    */
   private boolean holdsBack(Instant arrival) {
     if (limiter.getInflight() >= limiter.getLimit()) {
       return false;
     }
     Instant now = clock.instant();
-    Instant at = heldBack.heldUntil(arrival, now);
-    if (at == null) {
-      return false;
+    Instant at = heldBack == null ? null : heldBack.heldUntil(arrival, now);
+    if (at != null) {
+      slotsHeld.increment();
+    } else {
+      FleetFront front = fleetFront.get();
+      if (front == null || !front.until().isAfter(now) || !arrival.isAfter(front.servingUpTo())) {
+        return false;
+      }
+      fleetSlotsHeld.increment();
+      at = front.until();
     }
-    slotsHeld.increment();
     if (wakeAt == null || at.isBefore(wakeAt)) {
       wakeAt = at;
       timer.schedule(Duration.between(now, at).plusMillis(1), this::wake);

@@ -1,12 +1,15 @@
 package flashclaim.admission;
 
+import io.micronaut.core.annotation.Nullable;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 
 /**
  * Port: where the instances of a fleet post how far ahead their appointment books reach, so that no
- * instance tells a new user an earlier turn than another instance told users who clicked before
- * ({@link FleetOrder}). One entry per instance, written only by that instance, at most once per
+ * instance tells a new user an earlier turn than another instance told users who clicked before,
+ * and the earliest first arrival each holds back, so that no instance serves a later click while
+ * another still holds an earlier one ({@link FleetOrder}). One entry per instance, written only by that instance, at most once per
  * publish interval: a document or row per instance keeps within Firestore's one sustained write
  * per second per document.
  *
@@ -18,10 +21,11 @@ import java.util.List;
 public interface FleetBoard {
 
   /**
-   * Writes (creates or replaces) the entry of {@code instanceId}: its book reaches {@code
-   * booked}.
+   * Writes (creates or replaces) the entry of {@code instanceId}: its book reaches {@code booked},
+   * and the earliest first arrival it holds back is {@code heldFrom} (null: none), to the
+   * millisecond.
    */
-  void publish(String instanceId, Duration booked);
+  void publish(String instanceId, Duration booked, @Nullable Instant heldFrom);
 
   /** Deletes the entry of {@code instanceId}, if there is one. */
   void withdraw(String instanceId);
@@ -37,9 +41,12 @@ public interface FleetBoard {
    * An instance's entry as read.
    *
    * @param booked how far beyond the moment it was written the instance's book reached
+   * @param heldFrom the earliest first arrival the instance held back when it wrote the entry
+   *     (waiting in its line, or told to come back and due), on the clocks that stamped it; null:
+   *     none
    * @param age how long ago it was written, on the store's clock
    */
-  record Entry(String instanceId, Duration booked, Duration age) {
+  record Entry(String instanceId, Duration booked, @Nullable Instant heldFrom, Duration age) {
 
     /** How far beyond the moment of the read the instance's book reaches; negative once passed. */
     public Duration ahead() {

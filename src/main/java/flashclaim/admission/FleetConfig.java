@@ -19,12 +19,28 @@ import java.time.Duration;
  * @param staleAfter an entry older than this, on the store's clock, no longer counts (its instance
  *     died or cannot reach the store) and is deleted by the next instance that reads it; a floor
  *     read longer ago than this is dropped when the store cannot be read
+ * @param holdForOthers each instance also posts the earliest first arrival it holds back (the
+ *     first claim in its line, a user due back), and no instance gives a free slot to a claim that
+ *     first arrived more than {@code hold-slack} after the earliest another instance posted, while
+ *     that entry is at most four intervals old (and younger than stale-after); false: each
+ *     instance serves its own line whatever the others hold
+ * @param holdSlack how much later than another instance's earliest held arrival a claim may have
+ *     first arrived and still be given a free slot: the fleet's order is kept to within this.
+ *     Instances stamp arrivals with their own clocks, so it should be at least their skew
  */
 @ConfigurationProperties("flashclaim.admission.fleet")
 public record FleetConfig(
     @Bindable(defaultValue = "true") boolean enabled,
     @Bindable(defaultValue = "250ms") Duration interval,
-    @Bindable(defaultValue = "3s") Duration staleAfter) {
+    @Bindable(defaultValue = "3s") Duration staleAfter,
+    @Bindable(defaultValue = "true") boolean holdForOthers,
+    @Bindable(defaultValue = "500ms") Duration holdSlack) {
+
+  /** An entry's earliest held arrival counts while the entry is younger than this. */
+  public Duration frontMaxAge() {
+    Duration four = interval.multipliedBy(4);
+    return four.compareTo(staleAfter) < 0 ? four : staleAfter;
+  }
 
   /** Refuses a configuration that cannot work: the service does not start with it. */
   public FleetConfig {
@@ -34,6 +50,9 @@ public record FleetConfig(
     if (staleAfter.compareTo(interval) <= 0) {
       throw new IllegalStateException(
           "flashclaim.admission.fleet.stale-after must be longer than fleet.interval");
+    }
+    if (holdSlack.isNegative()) {
+      throw new IllegalStateException("flashclaim.admission.fleet.hold-slack must not be negative");
     }
   }
 }

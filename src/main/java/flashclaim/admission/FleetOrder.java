@@ -26,6 +26,13 @@ import org.slf4j.LoggerFactory;
  *       told a turn before it ({@link FairAdmission#useFleetFloor}).
  * </ol>
  *
+ * With {@code hold-for-others}, the entry also holds the earliest first arrival the instance holds
+ * back ({@link FairAdmission#heldFrom}: the first claim in its line, a user due back), and is
+ * written while there is one; the earliest of the others' (of entries at most four intervals old),
+ * plus {@code hold-slack}, is the <em>fleet front</em>: no free slot here goes to a claim that first
+ * arrived after it ({@link FairAdmission#useFleetFront}). A fast instance then waits for the
+ * earlier clicks another instance holds instead of serving later ones and taking their coupons.
+ *
  * The floor counts down with this instance's clock between reads (only its rate matters, not its
  * offset). The floor never blocks or fails a claim: a claim reads the last value from memory, a
  * store call that fails is logged (at most once a minute) and the last floor kept only until it is
@@ -50,6 +57,8 @@ public final class FleetOrder implements AutoCloseable {
   private volatile Instant floorUntil = Instant.EPOCH;
   /** When the last read of the board started; this instance's clock. */
   private volatile Instant readAt = Instant.EPOCH;
+  /** The earliest arrival the others hold back, as last read, plus the slack; null: none. */
+  private volatile FairAdmission.FleetFront front;
   private Instant lastLogged = Instant.EPOCH; // guarded by this
 
   /** The order of {@code admission} on {@code board}, as the instance {@code instanceId}. */
@@ -80,6 +89,9 @@ public final class FleetOrder implements AutoCloseable {
   /** Makes {@code admission} use the fleet floor and runs {@link #tick} every interval. */
   public synchronized FleetOrder start() {
     admission.useFleetFloor(this::floor);
+    if (config.holdForOthers()) {
+      admission.useFleetFront(this::front);
+    }
     executor = ScheduledWaitTimer.oneDaemonThread("admission-fleet");
     long every = config.interval().toNanos();
     executor.scheduleWithFixedDelay(this::tick, 0, every, TimeUnit.NANOSECONDS);
@@ -92,10 +104,11 @@ public final class FleetOrder implements AutoCloseable {
    */
   public void tick() {
     Duration promised = admission.promised();
+    Instant heldFrom = config.holdForOthers() ? admission.heldFrom() : null;
     try {
-      if (!promised.isZero()) {
+      if (!promised.isZero() || heldFrom != null) {
         posted = true; // set before the write: a write that failed may still have landed
-        board.publish(instanceId, promised);
+        board.publish(instanceId, promised, heldFrom);
       } else if (posted) {
         board.withdraw(instanceId);
         posted = false;
@@ -106,13 +119,26 @@ public final class FleetOrder implements AutoCloseable {
     Instant started = clock.instant();
     try {
       Duration furthest = Duration.ZERO;
+      FleetBoard.Entry earliest = null;
       for (FleetBoard.Entry entry : board.others(instanceId, config.staleAfter())) {
         if (entry.ahead().compareTo(furthest) > 0) {
           furthest = entry.ahead();
         }
+        if (entry.heldFrom() != null
+            && entry.age().compareTo(config.frontMaxAge()) < 0
+            && (earliest == null || entry.heldFrom().isBefore(earliest.heldFrom()))) {
+          earliest = entry;
+        }
       }
       floorUntil = started.plus(furthest);
       readAt = started;
+      front =
+          earliest == null
+              ? null
+              : new FairAdmission.FleetFront(
+                  earliest.heldFrom().plus(config.holdSlack()),
+                  started.plus(config.frontMaxAge()).minus(earliest.age()));
+      admission.fleetRead();
     } catch (RuntimeException e) {
       failed("read the other instances' entries", e);
     }
@@ -131,6 +157,14 @@ public final class FleetOrder implements AutoCloseable {
     return Duration.between(now, floorUntil);
   }
 
+  /**
+   * The earliest first arrival another instance holds back, as last read, plus {@code hold-slack}:
+   * this instance gives no free slot to a later one while the reading stands; null when none does.
+   */
+  public FairAdmission.FleetFront front() {
+    return front;
+  }
+
   /** Stops the rounds and deletes this instance's entry, if it may be on the board. */
   @Override
   public void close() {
@@ -145,6 +179,8 @@ public final class FleetOrder implements AutoCloseable {
       }
     }
     admission.useFleetFloor(() -> Duration.ZERO);
+    admission.useFleetFront(() -> null);
+    admission.fleetRead();
     if (posted) {
       try {
         board.withdraw(instanceId);

@@ -86,6 +86,12 @@ final class HeldBack {
         : null;
   }
 
+  /** The earliest first arrival among the users due now; null when none is. */
+  Instant earliestDue(Instant now) {
+    refresh(now);
+    return dueNow.isEmpty() ? null : dueNow.firstKey();
+  }
+
   private static Instant key(Instant arrival) {
     return arrival.truncatedTo(ChronoUnit.MILLIS);
   }

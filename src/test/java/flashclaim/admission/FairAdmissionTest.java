@@ -26,6 +26,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.DoubleSupplier;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -692,6 +693,59 @@ class FairAdmissionTest {
     timer.fireDue();
 
     admitted(late);
+  }
+
+  /**
+   * What an instance posts as held back is its earliest: a user due back before a later arrival
+   * waiting in line; none once the user came back and the line was served.
+   */
+  @Test
+  void whatAnInstanceHoldsBackIsItsEarliestWaitingOrDueArrival() {
+    FairAdmission admission = withHold(Duration.ofMillis(150));
+    assertThat(admission.heldFrom()).isNull();
+    CompletionStage<Entry> late = laterArrivalWhileEarlyIsDue(admission);
+    assertThat(admission.heldFrom())
+        .as("the user due back, before the later arrival in line")
+        .isEqualTo(EARLY_IN_TICKET);
+
+    admission.cameBack(EARLY_IN_TICKET);
+    admitted(late);
+    assertThat(admission.heldFrom()).isNull();
+  }
+
+  /**
+   * While another instance holds back an earlier arrival (the fleet front), a free slot here is
+   * left idle rather than given to a later one, which waits in line; it is served once a new
+   * reading of the fleet allows it, or once the reading lapses without a new one. An arrival at
+   * or before the front is served at once.
+   */
+  @Test
+  void anEarlierArrivalHeldElsewhereKeepsFreeSlotsFromLaterOnes() {
+    FairAdmission admission = admission(1, 5, () -> 0.5);
+    AtomicReference<FairAdmission.FleetFront> front =
+        new AtomicReference<>(new FairAdmission.FleetFront(T0.plusSeconds(1), T0.plusSeconds(10)));
+    admission.useFleetFront(front::get);
+
+    admitted(admission.enterAgain(T0.plusSeconds(1), LATER)).release(Result.SUCCESS);
+    CompletionStage<Entry> late = admission.enterAgain(T0.plusSeconds(2), LATER);
+    assertThat(late.toCompletableFuture()).as("waits though the slot is free").isNotDone();
+    assertThat(admission.inFlight()).isZero();
+    assertThat(admission.fleetSlotsHeld()).isPositive();
+    assertThat(admission.heldFrom()).isEqualTo(T0.plusSeconds(2));
+
+    front.set(new FairAdmission.FleetFront(T0.plusSeconds(2), T0.plusSeconds(10)));
+    admission.fleetRead();
+    admitted(late).release(Result.SUCCESS);
+    assertThat(admission.heldFrom()).isNull();
+
+    CompletionStage<Entry> later = admission.enterAgain(T0.plusSeconds(5), LATER);
+    assertThat(later.toCompletableFuture()).isNotDone();
+    clock.move(Duration.ofSeconds(10));
+    timer.fireDue();
+    assertThat(later.toCompletableFuture()).as("the reading stands until its end").isNotDone();
+    clock.move(Duration.ofMillis(1));
+    timer.fireDue();
+    admitted(later);
   }
 
   /**

@@ -10,8 +10,10 @@ import flashclaim.testing.StoreClients;
 import flashclaim.testing.StoreContract;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.concurrent.CompletableFuture;
 import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
@@ -33,7 +35,7 @@ import org.junit.jupiter.api.Test;
 public abstract class FleetBoardContract extends StoreContract {
   private static final Duration FRESH = Duration.ofMinutes(1);
   private static final FleetConfig FLEET =
-      new FleetConfig(true, Duration.ofSeconds(1), Duration.ofSeconds(3));
+      new FleetConfig(true, Duration.ofSeconds(1), Duration.ofSeconds(3), true, Duration.ofMillis(500));
 
   private final MovableClock clock = new MovableClock(Instant.now());
 
@@ -47,8 +49,12 @@ public abstract class FleetBoardContract extends StoreContract {
   }
 
   private void publish(int client, String instanceId, Duration booked) {
+    publish(client, instanceId, booked, null);
+  }
+
+  private void publish(int client, String instanceId, Duration booked, Instant heldFrom) {
     published.add(instanceId);
-    board(client).publish(instanceId, booked);
+    board(client).publish(instanceId, booked, heldFrom);
   }
 
   private FleetBoard board(int client) {
@@ -104,6 +110,26 @@ public abstract class FleetBoardContract extends StoreContract {
         }
       }
     }
+  }
+
+  /**
+   * The earliest arrival an instance holds back travels with its entry, to the millisecond, and an
+   * entry written without one (none held back) reads as none; a later write replaces it.
+   */
+  @Test
+  void theEarliestHeldArrivalTravelsWithTheEntry() {
+    String prefix = prefix();
+    Instant held = Instant.parse("2026-11-27T05:00:00.123Z");
+    publish(0, id(prefix, 0), Duration.ofSeconds(2), held);
+    publish(1, id(prefix, 1), Duration.ofSeconds(2), null);
+
+    Map<String, FleetBoard.Entry> seen = read(2, id(prefix, 2), prefix, FRESH);
+    assertThat(seen.get(id(prefix, 0)).heldFrom()).isEqualTo(held);
+    assertThat(seen.get(id(prefix, 1)).heldFrom()).isNull();
+
+    publish(0, id(prefix, 0), Duration.ZERO, held.plusSeconds(1));
+    assertThat(read(2, id(prefix, 2), prefix, FRESH).get(id(prefix, 0)).heldFrom())
+        .isEqualTo(held.plusSeconds(1));
   }
 
   /** A later write of an instance replaces its entry: the others see the last wait it wrote. */
@@ -223,6 +249,49 @@ public abstract class FleetBoardContract extends StoreContract {
   }
 
   /**
+   * A claim waits in A's line (its one slot taken); after a round of A's order and one of B's, B
+   * leaves its free slot idle rather than give it to a claim that arrived later than A's, which
+   * waits in B's line; a claim that arrived before A's is served by B at once. Once A has served
+   * its claim and its next round posts nothing held, B's next round gives B's waiting claim the
+   * slot.
+   */
+  @Test
+  void aLaterClickWaitsWhileAnotherInstanceHoldsAnEarlierOne() {
+    String prefix = prefix();
+    FairAdmission a = admission();
+    FairAdmission b = admission();
+    FleetOrder orderA = new FleetOrder(board(0), FLEET, a, clock, id(prefix, 0));
+    FleetOrder orderB = new FleetOrder(board(1), FLEET, b, clock, id(prefix, 1));
+    b.useFleetFront(orderB::front);
+    published.addAll(List.of(id(prefix, 0), id(prefix, 1)));
+    Instant now = clock.instant();
+    FairAdmission.Permit busy = admitted(a.enterAgain(now.minusSeconds(5), now.plusSeconds(60)));
+    CompletionStage<Entry> early = a.enterAgain(now.minusSeconds(2), now.plusSeconds(60));
+    assertThat(a.heldFrom()).isEqualTo(now.minusSeconds(2));
+
+    orderA.tick();
+    orderB.tick();
+    assertThat(orderB.front().servingUpTo())
+        .as("A's earliest, to the millisecond, and the slack")
+        .isEqualTo(now.minusSeconds(2).truncatedTo(ChronoUnit.MILLIS).plus(FLEET.holdSlack()));
+    CompletionStage<Entry> later = b.enterAgain(now.minusSeconds(1), now.plusSeconds(60));
+    assertThat(later.toCompletableFuture()).as("B's slot is free, and left idle").isNotDone();
+    assertThat(b.inFlight()).isZero();
+    assertThat(b.fleetSlotsHeld()).isPositive();
+    admitted(b.enterAgain(now.minusSeconds(3), now.plusSeconds(60))).release(Result.IGNORED);
+
+    busy.release(Result.IGNORED);
+    admitted(early).release(Result.IGNORED);
+    assertThat(a.heldFrom()).isNull();
+    orderA.tick();
+    orderB.tick();
+    assertThat(orderB.front()).isNull();
+    admitted(later).release(Result.IGNORED);
+    orderA.close();
+    orderB.close();
+  }
+
+  /**
    * B reads a floor of about 20 s, then its store connection fails: the floor counts down with B's
    * clock and is dropped once the last read that succeeded is {@code stale-after} (3 s) old. No
    * round throws.
@@ -283,7 +352,14 @@ public abstract class FleetBoardContract extends StoreContract {
     }
   }
 
-  private static Entry.Refused refused(java.util.concurrent.CompletionStage<Entry> entry) {
+  private static FairAdmission.Permit admitted(CompletionStage<Entry> entry) {
+    assertThat(entry.toCompletableFuture()).isDone();
+    Entry done = entry.toCompletableFuture().join();
+    assertThat(done).isInstanceOf(Entry.Admitted.class);
+    return ((Entry.Admitted) done).permit();
+  }
+
+  private static Entry.Refused refused(CompletionStage<Entry> entry) {
     Entry done = entry.toCompletableFuture().join();
     assertThat(done).isInstanceOf(Entry.Refused.class);
     return (Entry.Refused) done;

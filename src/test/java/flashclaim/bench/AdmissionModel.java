@@ -13,6 +13,7 @@ import flashclaim.claim.SellOutForecast;
 import flashclaim.testing.MovableClock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -59,7 +60,10 @@ import java.util.Random;
  * user's ticket, which they send back), startSlowdown (1) and startMs (0): service times this
  * many times longer for claims admitted in the sale's first startMs, as at a sale's start on a
  * busy machine, whose slow drain the book tells its first turns from; holdGraceMs (150, {@code
- * flashclaim.admission.hold-grace}; 0: off) and holdSlackMs (0, {@code hold-slack}).
+ * flashclaim.admission.hold-grace}; 0: off) and holdSlackMs (0, {@code hold-slack}); fleetHold (true,
+ * {@code flashclaim.admission.fleet.hold-for-others}, with fleet) and fleetHoldSlackMs (150, {@code
+ * fleet.hold-slack}); skewMs (0): the last instance's clock is this far ahead, and it stamps its
+ * new users' first arrivals so.
  */
 public final class AdmissionModel {
   private static final Instant T0 = Instant.parse("2026-11-25T00:00:00Z");
@@ -96,6 +100,8 @@ public final class AdmissionModel {
   /** Service times are this many times longer for claims admitted in the sale's first startMs. */
   private final double startSlowdown;
   private final long startNanos;
+  /** The last instance stamps new users' first arrivals this much later: its clock is ahead. */
+  private final long skewNanos;
   /** The turn each user's ticket carries, told beyond Retry-After; null: none. */
   private final Instant[] turns;
   private int stock;
@@ -134,7 +140,11 @@ public final class AdmissionModel {
       double startSlowdown,
       long startMs,
       long holdGraceMs,
-      long holdSlackMs) {
+      long holdSlackMs,
+      boolean fleetHold,
+      long fleetHoldSlackMs,
+      long skewMs) {
+    this.skewNanos = skewMs * 1_000_000;
     this.startSlowdown = startSlowdown;
     this.startNanos = startMs * 1_000_000;
     this.turns = new Instant[users];
@@ -198,10 +208,18 @@ public final class AdmissionModel {
     this.orders = new FleetOrder[fleet ? instances : 0];
     Board board = new Board();
     FleetConfig fleetConfig =
-        new FleetConfig(true, Duration.ofMillis(fleetMs), Duration.ofMillis(3 * fleetMs));
+        new FleetConfig(
+            true,
+            Duration.ofMillis(fleetMs),
+            Duration.ofMillis(3 * fleetMs),
+            fleetHold,
+            Duration.ofMillis(fleetHoldSlackMs));
     for (int i = 0; i < orders.length; i++) {
       orders[i] = new FleetOrder(board, fleetConfig, admissions[i], clock, "instance-" + i);
       admissions[i].useFleetFloor(orders[i]::floor);
+      if (fleetHold) {
+        admissions[i].useFleetFront(orders[i]::front);
+      }
     }
   }
 
@@ -237,7 +255,10 @@ public final class AdmissionModel {
             Double.parseDouble(given.getOrDefault("startSlowdown", "1")),
             Long.parseLong(given.getOrDefault("startMs", "0")),
             Long.parseLong(given.getOrDefault("holdGraceMs", "150")),
-            Long.parseLong(given.getOrDefault("holdSlackMs", "0")));
+            Long.parseLong(given.getOrDefault("holdSlackMs", "0")),
+            Boolean.parseBoolean(given.getOrDefault("fleetHold", "true")),
+            Long.parseLong(given.getOrDefault("fleetHoldSlackMs", "150")),
+            Long.parseLong(given.getOrDefault("skewMs", "0")));
     System.out.println(model.run());
   }
 
@@ -304,10 +325,15 @@ public final class AdmissionModel {
     FairAdmission admission = admissions[instance];
     double slower = instance == admissions.length - 1 ? slowdown : 1;
     Instant waitUntil = clock.instant().plusNanos(waitNanos);
+    // the ticket carries the first arrival as the instance that first saw the user stamped it
+    Instant stamped =
+        retries == 0 && instance == admissions.length - 1
+            ? firstArrival.plusNanos(skewNanos)
+            : firstArrival;
     (retries == 0 || !tickets
             ? admission.enter(
-                retries == 0 ? firstArrival : clock.instant(), waitUntil, this::turnToTell)
-            : admission.enterAgain(firstArrival, turns[user], waitUntil))
+                retries == 0 ? stamped : clock.instant(), waitUntil, this::turnToTell)
+            : admission.enterAgain(stamped, turns[user], waitUntil))
         .thenAccept(
             entry -> {
               if (entry instanceof FairAdmission.Entry.Admitted admitted) {
@@ -348,7 +374,7 @@ public final class AdmissionModel {
                   return;
                 }
                 Instant back = clock.instant().plus(wait).plusMillis(random.nextInt(100));
-                at(back, () -> attempt(user, firstArrival, retries + 1));
+                at(back, () -> attempt(user, stamped, retries + 1));
               }
             });
   }
@@ -394,11 +420,13 @@ public final class AdmissionModel {
   private final class Board implements FleetBoard {
     private final Map<String, Instant> writtenAt = new HashMap<>();
     private final Map<String, Duration> booked = new HashMap<>();
+    private final Map<String, Instant> heldFrom = new HashMap<>();
 
     @Override
-    public void publish(String instanceId, Duration wait) {
+    public void publish(String instanceId, Duration wait, Instant held) {
       writtenAt.put(instanceId, clock.instant());
       booked.put(instanceId, wait);
+      heldFrom.put(instanceId, held == null ? null : held.truncatedTo(ChronoUnit.MILLIS));
     }
 
     @Override
@@ -414,7 +442,7 @@ public final class AdmissionModel {
           (id, at) -> {
             Duration age = Duration.between(at, clock.instant());
             if (!id.equals(instanceId) && age.compareTo(staleAfter) < 0) {
-              fresh.add(new Entry(id, booked.get(id), age));
+              fresh.add(new Entry(id, booked.get(id), heldFrom.get(id), age));
             }
           });
       return fresh;

@@ -14,6 +14,11 @@ import flashclaim.testing.Tokens;
 import java.net.URI;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.Map;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
@@ -40,7 +45,7 @@ class FleetOrderTest {
       FleetBoard board = one.context().getBean(FleetBoard.class);
       Api.createCampaign(url, "fleet-order", 1, 10);
 
-      board.publish("another-instance", Duration.ofSeconds(20));
+      board.publish("another-instance", Duration.ofSeconds(20), null);
       await(admission, floor -> floor.compareTo(Duration.ofSeconds(15)) > 0);
       Api.Response refused = Claimer.claim(url, "fleet-order", Tokens.user("later-click"), null);
       assertThat(refused.status()).as(refused.body()).isEqualTo(503);
@@ -64,6 +69,54 @@ class FleetOrderTest {
         ServiceInstance.start(Map.of("flashclaim.admission.fleet.enabled", "false"))) {
       assertThat(alone.context().findBean(FleetOrder.class)).isEmpty();
       assertThat(alone.context().getBean(FairAdmission.class).fleetFloor()).isZero();
+    }
+  }
+
+  /**
+   * Another instance of the fleet (its entry written to the store as that instance writes it, a
+   * round every 200 ms) holds back a click of a second ago: this instance, every slot free, leaves
+   * a new user's claim waiting in its line rather than serve it first. Once the other instance's
+   * entry is gone, the waiting claim gets its coupon, within its wait.
+   */
+  @Test
+  void aLaterClickWaitsWhileAnotherInstanceHoldsAnEarlierOne() throws Exception {
+    new FirestoreBackend().reset();
+    try (ServiceInstance one = ServiceInstance.start(Map.of("flashclaim.claim.deadline", "6s"))) {
+      URI url = one.url();
+      FairAdmission admission = one.context().getBean(FairAdmission.class);
+      FleetBoard board = one.context().getBean(FleetBoard.class);
+      FleetOrder order = one.context().getBean(FleetOrder.class);
+      Api.createCampaign(url, "fleet-front", 1, 10);
+      Instant earlier = Instant.now().minusSeconds(1).truncatedTo(ChronoUnit.MILLIS);
+      ScheduledExecutorService other = Executors.newSingleThreadScheduledExecutor();
+      other.scheduleAtFixedRate(
+          () -> board.publish("holding-instance", Duration.ZERO, earlier),
+          0,
+          200,
+          TimeUnit.MILLISECONDS);
+      CompletableFuture<Api.Response> waiting;
+      try {
+        Instant giveUp = Instant.now().plusSeconds(10);
+        while (order.front() == null) {
+          assertThat(Instant.now()).as("the other instance's entry read").isBefore(giveUp);
+          Thread.sleep(20);
+        }
+        assertThat(order.front().servingUpTo()).isAfter(earlier).isBefore(earlier.plusSeconds(1));
+        waiting =
+            CompletableFuture.supplyAsync(
+                () -> Claimer.claim(url, "fleet-front", Tokens.user("later-click"), null));
+        Thread.sleep(1_000);
+        assertThat(waiting).as("a free slot left to the earlier click elsewhere").isNotDone();
+        assertThat(admission.queued()).isEqualTo(1);
+        assertThat(admission.inFlight()).isZero();
+        assertThat(admission.fleetSlotsHeld()).isPositive();
+      } finally {
+        other.shutdownNow();
+        assertThat(other.awaitTermination(5, TimeUnit.SECONDS)).isTrue();
+      }
+      board.withdraw("holding-instance");
+      Api.Response served = waiting.get(6, TimeUnit.SECONDS);
+      assertThat(served.status()).as(served.body()).isEqualTo(201);
     }
   }
 

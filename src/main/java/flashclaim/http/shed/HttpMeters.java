@@ -35,6 +35,8 @@ import java.util.function.ToDoubleFunction;
  *       up because nobody came back;
  *   <li>{@value #SLOTS_HELD}: the times free slots were left to a user due back rather than given
  *       to a later arrival waiting in line;
+ *   <li>{@value #FLEET_SLOTS_HELD}: the times free slots were left idle because another instance
+ *       of the fleet held back an earlier arrival than the first waiting here;
  *   <li>{@value #CLAIMS_SHED}: claims refused, tagged {@code reason} {@code queue_full}, {@code
  *       deadline} or {@code shutting_down};
  *   <li>{@value #FRONT_END_READ}, {@value #FRONT_END_WAITED}: API requests that came with a
@@ -63,6 +65,7 @@ final class HttpMeters implements MeterBinder {
   static final String SHOW_UP_SHARE = "flashclaim.admission.show.up.share";
   static final String BOOK_RESETS = "flashclaim.admission.book.resets";
   static final String SLOTS_HELD = "flashclaim.admission.slots.held";
+  static final String FLEET_SLOTS_HELD = "flashclaim.admission.fleet.slots.held";
   static final String CLAIMS_SHED = "flashclaim.admission.shed";
   static final String FRONT_END_READ = "flashclaim.http.front.end.arrivals";
   static final String FRONT_END_WAITED = "flashclaim.http.front.end.waited.seconds";
@@ -164,6 +167,12 @@ final class HttpMeters implements MeterBinder {
         claims,
         FairAdmission::slotsHeld,
         "times free slots were left to a user due back rather than given to a later arrival");
+    counter(
+        registry,
+        FLEET_SLOTS_HELD,
+        claims,
+        FairAdmission::fleetSlotsHeld,
+        "times free slots were left idle while another instance held back an earlier arrival");
     for (Reason reason : Reason.values()) {
       FunctionCounter.builder(CLAIMS_SHED, claims, a -> a.refused(reason))
           .description("claims refused with 503")

@@ -12,7 +12,9 @@ import flashclaim.admission.FleetBoard;
 import flashclaim.admission.FleetConfig;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
+import io.micronaut.core.annotation.Nullable;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -22,7 +24,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The fleet board as documents of {@code admission-fleet}, each holding {@code instance} (the
- * instance's id), {@code bookedMillis} and {@code writtenAt}, the store's time of the write (a
+ * instance's id), {@code bookedMillis}, {@code heldFromMillis} (the earliest first arrival the
+ * instance holds back, epoch milliseconds; null: none) and {@code writtenAt}, the store's time of
+ * the write (a
  * server timestamp: a write of an unchanged wait would otherwise leave the document, and its update
  * time, as they were).
  *
@@ -63,11 +67,12 @@ final class FirestoreFleetBoard implements FleetBoard {
   }
 
   @Override
-  public void publish(String instanceId, Duration booked) {
+  public void publish(String instanceId, Duration booked, @Nullable Instant heldFrom) {
     long k = writes.computeIfAbsent(instanceId, id -> new AtomicLong()).getAndIncrement();
     Map<String, Object> fields = new HashMap<>();
     fields.put(FirestoreLayout.INSTANCE, instanceId);
     fields.put(FirestoreLayout.BOOKED_MILLIS, booked.toMillis());
+    fields.put(FirestoreLayout.HELD_FROM_MILLIS, heldFrom == null ? null : heldFrom.toEpochMilli());
     fields.put(FirestoreLayout.WRITTEN_AT, FieldValue.serverTimestamp());
     await(
         () ->
@@ -107,6 +112,7 @@ final class FirestoreFleetBoard implements FleetBoard {
       }
       String instance = doc.getString(FirestoreLayout.INSTANCE);
       Long booked = doc.getLong(FirestoreLayout.BOOKED_MILLIS);
+      Long heldFrom = doc.getLong(FirestoreLayout.HELD_FROM_MILLIS);
       if (instance == null || instance.equals(instanceId)) {
         continue;
       }
@@ -114,6 +120,7 @@ final class FirestoreFleetBoard implements FleetBoard {
           new Entry(
               instance,
               Duration.ofMillis(booked == null ? 0 : booked),
+              heldFrom == null ? null : Instant.ofEpochMilli(heldFrom),
               age.isNegative() ? Duration.ZERO : age);
       youngest.merge(instance, entry, (a, b) -> a.age().compareTo(b.age()) <= 0 ? a : b);
     }

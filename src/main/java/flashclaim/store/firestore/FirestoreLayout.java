@@ -114,6 +114,7 @@ public final class FirestoreLayout {
   static final String ADMISSION_FLEET = "admission-fleet";
   static final String INSTANCE = "instance";
   static final String BOOKED_MILLIS = "bookedMillis";
+  static final String HELD_FROM_MILLIS = "heldFromMillis";
   static final String WRITTEN_AT = "writtenAt";
 
   private FirestoreLayout() {}

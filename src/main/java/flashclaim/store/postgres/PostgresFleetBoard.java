@@ -5,12 +5,15 @@ import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
+import io.micronaut.core.annotation.Nullable;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The fleet board as rows of {@code admission_fleet}: one row per instance, written by that
+ * The fleet board as rows of {@code admission_fleet} ({@code booked_ms}, {@code held_from_ms}, null
+ * when the instance holds nobody back): one row per instance, written by that
  * instance only (an upsert stamped with the database's {@code now()}), at most once per publish
  * interval. A read is one query that computes each row's age as {@code now() - updated_at}, on the
  * database's clock; when it finds stale rows, one delete removes the rows that are still stale.
@@ -25,14 +28,17 @@ final class PostgresFleetBoard implements FleetBoard {
   }
 
   @Override
-  public void publish(String instanceId, Duration booked) {
+  public void publish(String instanceId, Duration booked, @Nullable Instant heldFrom) {
     db.update(
         "write this instance's fleet entry",
-        "INSERT INTO admission_fleet (instance_id, booked_ms, updated_at) VALUES (?, ?, now())"
+        "INSERT INTO admission_fleet (instance_id, booked_ms, held_from_ms, updated_at)"
+            + " VALUES (?, ?, ?, now())"
             + " ON CONFLICT (instance_id) DO UPDATE"
-            + " SET booked_ms = EXCLUDED.booked_ms, updated_at = EXCLUDED.updated_at",
+            + " SET booked_ms = EXCLUDED.booked_ms, held_from_ms = EXCLUDED.held_from_ms,"
+            + " updated_at = EXCLUDED.updated_at",
         instanceId,
-        booked.toMillis());
+        booked.toMillis(),
+        heldFrom == null ? null : heldFrom.toEpochMilli());
   }
 
   @Override
@@ -54,7 +60,7 @@ final class PostgresFleetBoard implements FleetBoard {
               try (PreparedStatement select =
                       PostgresCalls.prepare(
                           connection,
-                          "SELECT instance_id, booked_ms,"
+                          "SELECT instance_id, booked_ms, held_from_ms,"
                               + " (extract(epoch FROM now() - updated_at) * 1000000)::bigint"
                               + " AS age_micros"
                               + " FROM admission_fleet WHERE instance_id <> ?",
@@ -67,10 +73,13 @@ final class PostgresFleetBoard implements FleetBoard {
                     sawStale[0] = true;
                     continue;
                   }
+                  long heldFromMillis = row.getLong("held_from_ms");
+                  Instant heldFrom = row.wasNull() ? null : Instant.ofEpochMilli(heldFromMillis);
                   entries.add(
                       new Entry(
                           row.getString("instance_id"),
                           Duration.ofMillis(row.getLong("booked_ms")),
+                          heldFrom,
                           Duration.ofNanos(ageMicros * 1000)));
                 }
                 return entries;

@@ -34,7 +34,7 @@ class FirestoreFleetBoardTest extends FleetBoardContract {
     FleetBoard board = clients().fleetBoard(0);
     String instance = "rotating-" + System.nanoTime();
     for (int write = 1; write <= 8; write++) {
-      board.publish(instance, Duration.ofMillis(1000 + write));
+      board.publish(instance, Duration.ofMillis(1000 + write), null);
     }
 
     assertThat(documentsOf(instance))

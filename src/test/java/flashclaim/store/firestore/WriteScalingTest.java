@@ -115,7 +115,7 @@ class WriteScalingTest {
     }
     // An instance's fleet entry exists while its book reaches ahead; write one to see its fields.
     new FirestoreFleetBoard(TestEmulator.firestore(), FirestoreClients.CONFIG, FirestoreClients.FLEET)
-        .publish("write-scaling", Duration.ofSeconds(2));
+        .publish("write-scaling", Duration.ofSeconds(2), null);
     fieldTypes = new TreeMap<>();
     ids = new TreeMap<>();
     TestEmulator.firestore().listCollections().forEach(WriteScalingTest::collect);
