@@ -239,7 +239,8 @@ public final class FairAdmission {
    * What the other instances hold back, as last read: while it stands, no free slot here goes to
    * a claim that first arrived after {@code servingUpTo}.
    *
-   * @param servingUpTo the earliest first arrival another instance holds back, plus the slack
+   * @param servingUpTo the earliest first arrival of a user due back to another instance, plus the
+   *     slack
    * @param until when that reading no longer counts, on this instance's clock
    */
   public record FleetFront(Instant servingUpTo, Instant until) {}
@@ -562,8 +563,8 @@ public final class FairAdmission {
 
   /**
    * Leaves free slots idle rather than give them to a claim that first arrived after {@code front}'s
-   * {@code servingUpTo}, while it stands: another instance holds back an earlier arrival, and a
-   * later click served here would take its coupon. It must answer at once, without the store; a
+   * {@code servingUpTo}, while it stands: a user who clicked earlier is due back from another
+   * instance, and may come here; a later click served meanwhile would take their coupon. It must answer at once, without the store; a
    * new reading is announced with {@link #fleetRead}.
    */
   public void useFleetFront(Supplier<@Nullable FleetFront> front) {
@@ -576,24 +577,25 @@ public final class FairAdmission {
   }
 
   /**
-   * The earliest first arrival this instance holds back now: the first claim waiting in its line
-   * for a slot, or a user told to come back and due now ({@code hold-grace}); null when none is.
-   * The other instances give no free slot to a later click while it stands ({@link FleetOrder}).
+   * The earliest first arrival among the users this instance told to come back who are due now
+   * ({@code hold-grace}); null when none is (or the hold is off). They may come back to any
+   * instance: the other instances give no free slot to a later click while it stands ({@link
+   * FleetOrder}). Claims waiting in this instance's line are not posted: only this instance can
+   * serve them, and another instance that left its slots idle for them would not serve them sooner.
    */
   public @Nullable Instant heldFrom() {
+    if (heldBack == null) {
+      return null;
+    }
     synchronized (lock) {
-      Instant first = queue.isEmpty() ? null : queue.first().arrival;
-      Instant due = heldBack == null ? null : heldBack.earliestDue(clock.instant());
-      if (first == null || due == null) {
-        return first == null ? due : first;
-      }
-      return min(first, due);
+      return heldBack.earliestDue(clock.instant());
     }
   }
 
   /**
-   * Times, so far, that free slots were left idle because another instance held back an earlier
-   * arrival than the first claim waiting here ({@link #useFleetFront}).
+   * Times, so far, that free slots were left idle because a user who clicked earlier than the first
+   * claim waiting here was due back to another instance that told them to come back ({@link
+   * #useFleetFront}).
    */
   public long fleetSlotsHeld() {
     return fleetSlotsHeld.sum();
@@ -795,8 +797,8 @@ public final class FairAdmission {
 
   /**
    * Whether a claim that first arrived at {@code arrival} must leave the free slots to a user who
-   * arrived earlier and is due back now ({@link HeldBack}), or to an earlier arrival that another
-   * instance holds back ({@link #useFleetFront}); if so, the line is looked at again when that hold
+   * arrived earlier and is due back now ({@link HeldBack}), or to one due back whom another
+   * instance told to come back ({@link #useFleetFront}); if so, the line is looked at again when that hold
    * ends (or the fleet is read again). Must hold {@code lock}.
    */
   private boolean holdsBack(Instant arrival) {

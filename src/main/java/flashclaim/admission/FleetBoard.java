@@ -8,8 +8,8 @@ import java.util.List;
 /**
  * Port: where the instances of a fleet post how far ahead their appointment books reach, so that no
  * instance tells a new user an earlier turn than another instance told users who clicked before,
- * and the earliest first arrival each holds back, so that no instance serves a later click while
- * another still holds an earlier one ({@link FleetOrder}). One entry per instance, written only by that instance, at most once per
+ * and the earliest user each told to come back who is due now, so that no instance serves a later
+ * click while an earlier one is on their way back ({@link FleetOrder}). One entry per instance, written only by that instance, at most once per
  * publish interval: a document or row per instance keeps within Firestore's one sustained write
  * per second per document.
  *
@@ -41,9 +41,8 @@ public interface FleetBoard {
    * An instance's entry as read.
    *
    * @param booked how far beyond the moment it was written the instance's book reached
-   * @param heldFrom the earliest first arrival the instance held back when it wrote the entry
-   *     (waiting in its line, or told to come back and due), on the clocks that stamped it; null:
-   *     none
+   * @param heldFrom the earliest first arrival among the users the instance had told to come back
+   *     and who were due when it wrote the entry, on the clocks that stamped it; null: none
    * @param age how long ago it was written, on the store's clock
    */
   record Entry(String instanceId, Duration booked, @Nullable Instant heldFrom, Duration age) {

@@ -19,11 +19,12 @@ import java.time.Duration;
  * @param staleAfter an entry older than this, on the store's clock, no longer counts (its instance
  *     died or cannot reach the store) and is deleted by the next instance that reads it; a floor
  *     read longer ago than this is dropped when the store cannot be read
- * @param holdForOthers each instance also posts the earliest first arrival it holds back (the
- *     first claim in its line, a user due back), and no instance gives a free slot to a claim that
- *     first arrived more than {@code hold-slack} after the earliest another instance posted, while
- *     that entry is at most four intervals old (and younger than stale-after); false: each
- *     instance serves its own line whatever the others hold
+ * @param holdForOthers each instance also posts the earliest first arrival among the users it told
+ *     to come back who are due now ({@code hold-grace}), and no instance gives a free slot to a
+ *     claim that first arrived more than {@code hold-slack} after the earliest another instance
+ *     posted, while that entry is at most four intervals old (and younger than stale-after): a
+ *     user due back may come to any instance. False: a user due back is held for by the instance
+ *     that told them only
  * @param holdSlack how much later than another instance's earliest held arrival a claim may have
  *     first arrived and still be given a free slot: the fleet's order is kept to within this.
  *     Instances stamp arrivals with their own clocks, so it should be at least their skew

@@ -26,12 +26,13 @@ import org.slf4j.LoggerFactory;
  *       told a turn before it ({@link FairAdmission#useFleetFloor}).
  * </ol>
  *
- * With {@code hold-for-others}, the entry also holds the earliest first arrival the instance holds
- * back ({@link FairAdmission#heldFrom}: the first claim in its line, a user due back), and is
- * written while there is one; the earliest of the others' (of entries at most four intervals old),
- * plus {@code hold-slack}, is the <em>fleet front</em>: no free slot here goes to a claim that first
- * arrived after it ({@link FairAdmission#useFleetFront}). A fast instance then waits for the
- * earlier clicks another instance holds instead of serving later ones and taking their coupons.
+ * With {@code hold-for-others}, the entry also holds the earliest first arrival among the users the
+ * instance told to come back who are due now ({@link FairAdmission#heldFrom}), and is written
+ * while there is one; the earliest of the others' (of entries at most four intervals old), plus
+ * {@code hold-slack}, is the <em>fleet front</em>: no free slot here goes to a claim that first
+ * arrived after it ({@link FairAdmission#useFleetFront}). A user on their way back may come to any
+ * instance; every instance keeps the slot that frees up for them rather than give it to a later
+ * click.
  *
  * The floor counts down with this instance's clock between reads (only its rate matters, not its
  * offset). The floor never blocks or fails a claim: a claim reads the last value from memory, a

@@ -249,31 +249,34 @@ public abstract class FleetBoardContract extends StoreContract {
   }
 
   /**
-   * A claim waits in A's line (its one slot taken); after a round of A's order and one of B's, B
-   * leaves its free slot idle rather than give it to a claim that arrived later than A's, which
-   * waits in B's line; a claim that arrived before A's is served by B at once. Once A has served
-   * its claim and its next round posts nothing held, B's next round gives B's waiting claim the
-   * slot.
+   * A refuses a user (its one slot taken) and tells them to come back; once they are due, after a
+   * round of A's order and one of B's, B leaves its free slot idle rather than give it to a claim
+   * that arrived later than that user, which waits in B's line, while a claim that arrived before
+   * them is served by B at once. Once the user is back (here at A) and A's next round posts nobody
+   * due, B's next round gives B's waiting claim the slot.
    */
   @Test
-  void aLaterClickWaitsWhileAnotherInstanceHoldsAnEarlierOne() {
+  void aLaterClickWaitsWhileAnEarlierUserIsDueBack() {
     String prefix = prefix();
-    FairAdmission a = admission();
-    FairAdmission b = admission();
+    FairAdmission a = admission(Duration.ofSeconds(1));
+    FairAdmission b = admission(Duration.ZERO);
     FleetOrder orderA = new FleetOrder(board(0), FLEET, a, clock, id(prefix, 0));
     FleetOrder orderB = new FleetOrder(board(1), FLEET, b, clock, id(prefix, 1));
     b.useFleetFront(orderB::front);
     published.addAll(List.of(id(prefix, 0), id(prefix, 1)));
     Instant now = clock.instant();
+    Instant early = now.minusSeconds(2).truncatedTo(ChronoUnit.MILLIS);
     FairAdmission.Permit busy = admitted(a.enterAgain(now.minusSeconds(5), now.plusSeconds(60)));
-    CompletionStage<Entry> early = a.enterAgain(now.minusSeconds(2), now.plusSeconds(60));
-    assertThat(a.heldFrom()).isEqualTo(now.minusSeconds(2));
+    Entry.Refused told = refused(a.enterAgain(early, now.plusMillis(50)));
+    assertThat(a.heldFrom()).as("not due yet").isNull();
+    clock.move(told.retryAfter());
+    assertThat(a.heldFrom()).isEqualTo(early);
 
     orderA.tick();
     orderB.tick();
     assertThat(orderB.front().servingUpTo())
-        .as("A's earliest, to the millisecond, and the slack")
-        .isEqualTo(now.minusSeconds(2).truncatedTo(ChronoUnit.MILLIS).plus(FLEET.holdSlack()));
+        .as("the user due back at A, and the slack")
+        .isEqualTo(early.plus(FLEET.holdSlack()));
     CompletionStage<Entry> later = b.enterAgain(now.minusSeconds(1), now.plusSeconds(60));
     assertThat(later.toCompletableFuture()).as("B's slot is free, and left idle").isNotDone();
     assertThat(b.inFlight()).isZero();
@@ -281,7 +284,7 @@ public abstract class FleetBoardContract extends StoreContract {
     admitted(b.enterAgain(now.minusSeconds(3), now.plusSeconds(60))).release(Result.IGNORED);
 
     busy.release(Result.IGNORED);
-    admitted(early).release(Result.IGNORED);
+    admitted(a.enterAgain(early, clock.instant().plusSeconds(60))).release(Result.IGNORED);
     assertThat(a.heldFrom()).isNull();
     orderA.tick();
     orderB.tick();
@@ -318,12 +321,17 @@ public abstract class FleetBoardContract extends StoreContract {
 
   /** An admission with appointments, a limit of 1 and a claim of 100 ms measured. */
   private FairAdmission admission() {
+    return admission(Duration.ZERO);
+  }
+
+  /** {@link #admission()} with users told to come back held for {@code holdGrace} (0: off). */
+  private FairAdmission admission(Duration holdGrace) {
     AdmissionConfig config =
         new AdmissionConfig(
             "fixed", 1, 1, 1, 10, Duration.ZERO, Duration.ofSeconds(2), Duration.ofSeconds(30),
             Duration.ofSeconds(30), Duration.ZERO, 0.5,
             1, Duration.ofSeconds(1), 1.0,
-            AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), Duration.ZERO,
+            AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), holdGrace,
             Duration.ZERO, true);
     FairAdmission admission =
         new FairAdmission(

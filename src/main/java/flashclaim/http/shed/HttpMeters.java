@@ -36,7 +36,8 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@value #SLOTS_HELD}: the times free slots were left to a user due back rather than given
  *       to a later arrival waiting in line;
  *   <li>{@value #FLEET_SLOTS_HELD}: the times free slots were left idle because another instance
- *       of the fleet held back an earlier arrival than the first waiting here;
+ *       of the fleet had told a user who clicked earlier than the first waiting here to come back,
+ *       and they were due;
  *   <li>{@value #CLAIMS_SHED}: claims refused, tagged {@code reason} {@code queue_full}, {@code
  *       deadline} or {@code shutting_down};
  *   <li>{@value #FRONT_END_READ}, {@value #FRONT_END_WAITED}: API requests that came with a
@@ -172,7 +173,7 @@ final class HttpMeters implements MeterBinder {
         FLEET_SLOTS_HELD,
         claims,
         FairAdmission::fleetSlotsHeld,
-        "times free slots were left idle while another instance held back an earlier arrival");
+        "times free slots were left to a user due back whom another instance told to come back");
     for (Reason reason : Reason.values()) {
       FunctionCounter.builder(CLAIMS_SHED, claims, a -> a.refused(reason))
           .description("claims refused with 503")
