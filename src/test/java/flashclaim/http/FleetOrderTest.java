@@ -76,7 +76,8 @@ class FleetOrderTest {
    * Another instance of the fleet (its entry written to the store as that instance writes it, a
    * round every 200 ms) holds back a click of a second ago: this instance, every slot free, leaves
    * a new user's claim waiting in its line rather than serve it first. Once the other instance's
-   * entry is gone, the waiting claim gets its coupon, within its wait.
+   * entry is gone, the waiting claim gets its coupon, within its wait. With {@code
+   * fleet.hold-for-others=false} the same entry holds no claim back.
    */
   @Test
   void aLaterClickWaitsWhileAnotherInstanceHoldsAnEarlierOne() throws Exception {
@@ -117,6 +118,25 @@ class FleetOrderTest {
       board.withdraw("holding-instance");
       Api.Response served = waiting.get(6, TimeUnit.SECONDS);
       assertThat(served.status()).as(served.body()).isEqualTo(201);
+    }
+    try (ServiceInstance own =
+        ServiceInstance.start(
+            Map.of(
+                "flashclaim.claim.deadline", "6s",
+                "flashclaim.admission.fleet.hold-for-others", "false"))) {
+      FleetBoard board = own.context().getBean(FleetBoard.class);
+      FleetOrder order = own.context().getBean(FleetOrder.class);
+      Api.createCampaign(own.url(), "fleet-own", 1, 10);
+      board.publish("holding-instance", Duration.ZERO, Instant.now().minusSeconds(1));
+      Instant giveUp = Instant.now().plusSeconds(10);
+      while (order.front() == null) {
+        assertThat(Instant.now()).as("the other instance's entry read").isBefore(giveUp);
+        Thread.sleep(20);
+      }
+      Api.Response served = Claimer.claim(own.url(), "fleet-own", Tokens.user("own-line"), null);
+      assertThat(served.status()).as("hold-for-others=false: " + served.body()).isEqualTo(201);
+      assertThat(own.context().getBean(FairAdmission.class).fleetSlotsHeld()).isZero();
+      board.withdraw("holding-instance");
     }
   }
 
