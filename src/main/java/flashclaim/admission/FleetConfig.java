@@ -35,7 +35,7 @@ public record FleetConfig(
     @Bindable(defaultValue = "250ms") Duration interval,
     @Bindable(defaultValue = "3s") Duration staleAfter,
     @Bindable(defaultValue = "true") boolean holdForOthers,
-    @Bindable(defaultValue = "500ms") Duration holdSlack) {
+    @Bindable(defaultValue = "150ms") Duration holdSlack) {
 
   /** An entry's earliest held arrival counts while the entry is younger than this. */
   public Duration frontMaxAge() {

@@ -52,7 +52,7 @@ public final class FirestoreClients implements StoreClients {
    * documents, as in a fleet that reacts within a quarter of a second.
    */
   static final FleetConfig FLEET =
-      new FleetConfig(true, Duration.ofMillis(250), Duration.ofSeconds(3), true, Duration.ofMillis(500));
+      new FleetConfig(true, Duration.ofMillis(250), Duration.ofSeconds(3), true, Duration.ofMillis(150));
 
   private final String host;
   private final List<Firestore> clients = new ArrayList<>();
