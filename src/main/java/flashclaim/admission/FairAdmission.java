@@ -232,7 +232,7 @@ public final class FairAdmission {
   /** The latest first arrival the fleet serves now ({@link FleetOrder}); null alone. */
   private volatile Supplier<@Nullable FleetFront> fleetFront = () -> null;
 
-  /** Times free slots were left because another instance held back an earlier arrival. */
+  /** Times free slots were left to a user due back whom another instance told to come back. */
   private final LongAdder fleetSlotsHeld = new LongAdder();
 
   /**
@@ -564,8 +564,8 @@ public final class FairAdmission {
   /**
    * Leaves free slots idle rather than give them to a claim that first arrived after {@code front}'s
    * {@code servingUpTo}, while it stands: a user who clicked earlier is due back from another
-   * instance, and may come here; a later click served meanwhile would take their coupon. It must answer at once, without the store; a
-   * new reading is announced with {@link #fleetRead}.
+   * instance, and may come here; a later click served meanwhile would take their coupon. It must
+   * answer at once, without the store; a new reading is announced with {@link #fleetRead}.
    */
   public void useFleetFront(Supplier<@Nullable FleetFront> front) {
     this.fleetFront = front;
@@ -798,8 +798,8 @@ public final class FairAdmission {
   /**
    * Whether a claim that first arrived at {@code arrival} must leave the free slots to a user who
    * arrived earlier and is due back now ({@link HeldBack}), or to one due back whom another
-   * instance told to come back ({@link #useFleetFront}); if so, the line is looked at again when that hold
-   * ends (or the fleet is read again). Must hold {@code lock}.
+   * instance told to come back ({@link #useFleetFront}); if so, the line is looked at again when
+   * that hold ends (or the fleet is read again). Must hold {@code lock}.
    */
   private boolean holdsBack(Instant arrival) {
     if (limiter.getInflight() >= limiter.getLimit()) {

@@ -9,9 +9,9 @@ import java.util.List;
  * Port: where the instances of a fleet post how far ahead their appointment books reach, so that no
  * instance tells a new user an earlier turn than another instance told users who clicked before,
  * and the earliest user each told to come back who is due now, so that no instance serves a later
- * click while an earlier one is on their way back ({@link FleetOrder}). One entry per instance, written only by that instance, at most once per
- * publish interval: a document or row per instance keeps within Firestore's one sustained write
- * per second per document.
+ * click while an earlier one is on their way back ({@link FleetOrder}). One entry per instance,
+ * written only by that instance, at most once per publish interval: a document or row per instance
+ * keeps within Firestore's one sustained write per second per document.
  *
  * <p>Ages are measured on the store's clock (Firestore: the read time of the query less the
  * document's update time; PostgreSQL: {@code now() - updated_at} in the query), so an instance

@@ -58,7 +58,7 @@ public final class FleetOrder implements AutoCloseable {
   private volatile Instant floorUntil = Instant.EPOCH;
   /** When the last read of the board started; this instance's clock. */
   private volatile Instant readAt = Instant.EPOCH;
-  /** The earliest arrival the others hold back, as last read, plus the slack; null: none. */
+  /** The earliest user due back to another instance, as last read, plus the slack; null: none. */
   private volatile FairAdmission.FleetFront front;
   private Instant lastLogged = Instant.EPOCH; // guarded by this
 
@@ -159,8 +159,9 @@ public final class FleetOrder implements AutoCloseable {
   }
 
   /**
-   * The earliest first arrival another instance holds back, as last read, plus {@code hold-slack}:
-   * this instance gives no free slot to a later one while the reading stands; null when none does.
+   * The earliest first arrival of a user due back to another instance, as last read, plus {@code
+   * hold-slack}: this instance gives no free slot to a later one while the reading stands; null
+   * when none does.
    */
   public FairAdmission.FleetFront front() {
     return front;

@@ -97,11 +97,7 @@ class FleetOrderTest {
           TimeUnit.MILLISECONDS);
       CompletableFuture<Api.Response> waiting;
       try {
-        Instant giveUp = Instant.now().plusSeconds(10);
-        while (order.front() == null) {
-          assertThat(Instant.now()).as("the other instance's entry read").isBefore(giveUp);
-          Thread.sleep(20);
-        }
+        awaitFront(order);
         assertThat(order.front().servingUpTo()).isAfter(earlier).isBefore(earlier.plusSeconds(1));
         waiting =
             CompletableFuture.supplyAsync(
@@ -128,15 +124,20 @@ class FleetOrderTest {
       FleetOrder order = own.context().getBean(FleetOrder.class);
       Api.createCampaign(own.url(), "fleet-own", 1, 10);
       board.publish("holding-instance", Duration.ZERO, Instant.now().minusSeconds(1));
-      Instant giveUp = Instant.now().plusSeconds(10);
-      while (order.front() == null) {
-        assertThat(Instant.now()).as("the other instance's entry read").isBefore(giveUp);
-        Thread.sleep(20);
-      }
+      awaitFront(order);
       Api.Response served = Claimer.claim(own.url(), "fleet-own", Tokens.user("own-line"), null);
       assertThat(served.status()).as("hold-for-others=false: " + served.body()).isEqualTo(201);
       assertThat(own.context().getBean(FairAdmission.class).fleetSlotsHeld()).isZero();
       board.withdraw("holding-instance");
+    }
+  }
+
+  /** Waits (at most 10 s) until the instance's fleet order has read another instance's front. */
+  private static void awaitFront(FleetOrder order) throws InterruptedException {
+    Instant giveUp = Instant.now().plusSeconds(10);
+    while (order.front() == null) {
+      assertThat(Instant.now()).as("the other instance's entry read").isBefore(giveUp);
+      Thread.sleep(20);
     }
   }
 
