@@ -72,6 +72,15 @@ import java.util.List;
  *     instance's appointment book, one drain interval after the previous new user's, and, when that
  *     turn comes after the end of their wait, refused at once and told it as Retry-After (true,
  *     the default); false: Retry-After is the expected turn in the line plus jitter
+ * @param returnsPerSlot how many users refused from the line (their wait ran out, or the line was
+ *     full) are told to come back for every slot the instance frees, at most: each is told a turn
+ *     one drain interval later for every claim waiting before it and for every {@code
+ *     returns-per-slot} users told to come back who first arrived earlier and are neither back
+ *     nor past their {@code hold-grace} (with appointments and holding on). However many users
+ *     the instance cannot serve at once, they then come back, earliest arrivals first, at about
+ *     this many times the drain rate, so that their retries, each an answer to give, do not take
+ *     the cores the claims need. {@code 1}: every user told the turn after all earlier ones; {@code
+ *     0}: each told from the claims waiting alone, at least {@code min-retry-after}
  */
 @ConfigurationProperties("flashclaim.admission")
 public record AdmissionConfig(
@@ -93,7 +102,8 @@ public record AdmissionConfig(
     @Bindable(defaultValue = "10m") Duration ticketTtl,
     @Bindable(defaultValue = "150ms") Duration holdGrace,
     @Bindable(defaultValue = "0ms") Duration holdSlack,
-    @Bindable(defaultValue = "true") boolean appointments) {
+    @Bindable(defaultValue = "true") boolean appointments,
+    @Bindable(defaultValue = "4") double returnsPerSlot) {
 
   /** The names of the limit algorithms. */
   public static final List<String> LIMITS = List.of("gradient2", "vegas", "fixed");
@@ -139,6 +149,9 @@ public record AdmissionConfig(
     require(
         !holdGrace.isNegative() && !holdSlack.isNegative(),
         "flashclaim.admission.hold-grace and hold-slack must not be negative");
+    require(
+        returnsPerSlot == 0 || (returnsPerSlot >= 1 && returnsPerSlot <= 1000),
+        "flashclaim.admission.returns-per-slot must be 0 (off) or between 1 and 1000");
     require(
         bookHeadroom >= 1 && bookHeadroom <= 10,
         "flashclaim.admission.book-headroom must be between 1 and 10");

@@ -197,6 +197,11 @@ public final class FairAdmission {
   private static final int DRAIN_WINDOWS_VALID = 10;
   /** Whether new users are given appointments (see the class comment). */
   private final boolean appointments;
+  /**
+   * What a user told to come back who arrived earlier counts for in the place of a claim refused
+   * from the line: one over {@code returns-per-slot}; 0 when off.
+   */
+  private final double awayWeight;
   /** The turn of the last new user given an appointment; guarded by {@code lock}. */
   private Instant bookedUntil = Instant.EPOCH;
   /**
@@ -268,6 +273,7 @@ public final class FairAdmission {
     this.timer = timer;
     this.random = random;
     this.appointments = config.appointments();
+    this.awayWeight = config.returnsPerSlot() == 0 ? 0 : 1 / config.returnsPerSlot();
     this.heldBack =
         config.holdGrace().isZero() || !appointments
             ? null
@@ -1015,7 +1021,12 @@ public final class FairAdmission {
   /**
    * Counts a refusal of a claim with {@code ahead} claims before it in line. With appointments it
    * is told its expected turn, as its place in line says, and the book reaches at least to it;
-   * without, that turn plus jitter. Must hold {@code lock}.
+   * without, that turn plus jitter. With {@code returns-per-slot}, its place also counts the
+   * users told to come back who first arrived earlier and are not back yet, each for one over
+   * that many: they are in line too, only away, and come back a few for every slot freed.
+   * Otherwise, once returning users outnumber what the instance drains, each of them, refused near
+   * the front of a short line, is told {@code min-retry-after} again and again, and their retries,
+   * every one an answer to give, take the cores the claims need. Must hold {@code lock}.
    */
   private Entry.Refused refusal(Reason reason, int ahead, Instant arrival, Instant now) {
     Duration retryAfter;
@@ -1024,7 +1035,9 @@ public final class FairAdmission {
     } else if (Double.isNaN(meanHoldSeconds)) {
       retryAfter = UNMEASURED_WAIT; // no drain rate yet: nothing to tell but a second
     } else {
-      Duration expected = Duration.ofNanos(Math.round(expectedWaitSeconds(ahead, now) * 1e9));
+      double away = awayWeight == 0 || heldBack == null ? 0 : heldBack.awayBefore(arrival, now);
+      Duration expected =
+          Duration.ofNanos(Math.round(expectedWaitSeconds(ahead + away * awayWeight, now) * 1e9));
       retryAfter = capped(expected.compareTo(minRetryAfter) < 0 ? minRetryAfter : expected);
       // their return is booked: a new user who comes meanwhile is told a turn after it, and does
       // not take, while they are away, the place they are told to come back to
@@ -1082,7 +1095,7 @@ public final class FairAdmission {
    * When a claim with {@code ahead} claims before it can expect its turn: their number plus one
    * over the drain rate; 0 while the drain rate is unknown. Must hold {@code lock}.
    */
-  private double expectedWaitSeconds(int ahead, Instant now) {
+  private double expectedWaitSeconds(double ahead, Instant now) {
     double perSlot = secondsPerSlot(now);
     return Double.isNaN(perSlot) ? 0 : (ahead + 1) * perSlot;
   }

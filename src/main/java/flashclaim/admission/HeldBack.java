@@ -42,6 +42,8 @@ final class HeldBack {
    * ends; entries of users back or told again meanwhile are skipped when they come up.
    */
   private final Deque<Told> dueOrder = new ArrayDeque<>();
+  /** The first arrivals of {@link #told}, to count those before one. */
+  private final ArrivalRanks ranks = new ArrivalRanks();
 
   HeldBack(Duration grace, Duration slack, int capacity) {
     this.grace = grace;
@@ -58,6 +60,8 @@ final class HeldBack {
     Instant before = told.put(arrival, due);
     if (before != null) {
       dueNow.remove(arrival);
+    } else {
+      ranks.add(arrival);
     }
     byDue.add(new Told(arrival, due));
   }
@@ -67,7 +71,18 @@ final class HeldBack {
     Instant arrival = key(firstArrival);
     if (told.remove(arrival) != null) {
       dueNow.remove(arrival);
+      ranks.remove(arrival);
     }
+  }
+
+  /**
+   * How many users told to come back and not back yet, nor past their grace, first arrived before
+   * {@code arrival} (by at least {@value ArrivalRanks#BUCKET_MS} ms): the users away whose place in
+   * line is ahead of it.
+   */
+  int awayBefore(Instant arrival, Instant now) {
+    refresh(now);
+    return ranks.before(key(arrival));
   }
 
   /**
@@ -106,8 +121,8 @@ final class HeldBack {
     }
     while (!dueOrder.isEmpty() && dueOrder.peekFirst().due().plus(grace).isBefore(now)) {
       Told over = dueOrder.pollFirst();
-      if (dueNow.remove(over.arrival(), over.due())) {
-        told.remove(over.arrival(), over.due());
+      if (dueNow.remove(over.arrival(), over.due()) && told.remove(over.arrival(), over.due())) {
+        ranks.remove(over.arrival());
       }
     }
     // entries told again (a later due) leave a stale copy in byDue, skipped when it comes up

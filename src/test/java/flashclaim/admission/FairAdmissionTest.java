@@ -696,6 +696,52 @@ class FairAdmissionTest {
   }
 
   /**
+   * A claim refused from the line is told its turn one drain interval (here 100 ms) later for
+   * every claim waiting before it and for every {@code returns-per-slot} users told to come back
+   * who first arrived earlier and are neither back nor past their grace. Four returning users,
+   * refused in the order 3, 1, 4, 2 of their first arrivals, have 0, 0, 2 and 1 earlier users
+   * away: with one return per slot they are told 1, 1, 3 and 2 turns; with two, 1, 1, 2 and 1.5;
+   * off, one turn each. A user back here, or past their grace, no longer counts.
+   */
+  @Test
+  void aUserRefusedFromTheLineIsToldATurnAfterEarlierUsersAway() {
+    Map<Double, List<Long>> expected =
+        Map.of(1.0, List.of(100L, 100L, 300L, 200L), 2.0, List.of(100L, 100L, 200L, 150L),
+            0.0, List.of(100L, 100L, 100L, 100L));
+    for (Map.Entry<Double, List<Long>> returns : expected.entrySet()) {
+      AdmissionConfig config = config(1, 1, true, Duration.ofMillis(150), returns.getKey());
+      FairAdmission admission =
+          new FairAdmission(config, AdmissionFactory.limiter(config), clock, timer, () -> 0.5);
+      measureHoldTime(admission, Duration.ofMillis(100));
+      admitted(admission.enterAgain(T0, LATER));
+      Instant[] arrivals = new Instant[5];
+      for (int i = 1; i <= 4; i++) {
+        arrivals[i] = T0.plusSeconds(1).plusMillis(20L * i);
+      }
+      List<Long> told = new ArrayList<>();
+      for (int user : new int[] {3, 1, 4, 2}) {
+        Entry.Refused refused =
+            refused(admission.enterAgain(arrivals[user], clock.instant().plusMillis(50)));
+        assertThat(refused.reason()).isEqualTo(Reason.DEADLINE);
+        told.add(refused.retryAfter().toMillis());
+      }
+      assertThat(told).as("returns per slot %s", returns.getKey())
+          .containsExactlyElementsOf(returns.getValue());
+      if (returns.getKey() != 1.0) {
+        continue;
+      }
+      // user 1 is back and waits in line (ahead of user 4); user 3 is not counted once past grace
+      CompletionStage<Entry> back = admission.enterAgain(arrivals[1], LATER);
+      assertThat(back.toCompletableFuture()).isNotDone();
+      clock.move(Duration.ofMillis(251));
+      Entry.Refused fourth = refused(admission.enterAgain(arrivals[4], clock.instant()));
+      assertThat(fourth.retryAfter())
+          .as("user 1 waiting, user 2 away (due at 200 ms), user 3 gone after its grace")
+          .isEqualTo(Duration.ofMillis(300));
+    }
+  }
+
+  /**
    * What an instance posts as held back is the earliest user due back, not a claim waiting in its
    * line (only it can serve those); none once the user came back.
    */
@@ -893,7 +939,7 @@ class FairAdmissionTest {
               Duration.ofSeconds(30), Duration.ZERO,
               0.5, 0.05, Duration.ofSeconds(1), 1.0,
               AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), Duration.ZERO,
-            Duration.ZERO, true);
+            Duration.ZERO, true, 4);
       assertThat(AdmissionFactory.limiter(config).getLimit()).as(limit).isEqualTo(20);
     }
   }
@@ -1139,12 +1185,18 @@ class FairAdmissionTest {
   /** {@link #config(int, int, boolean)} with {@code hold-grace} ({@code 0}: off), slack 0. */
   private static AdmissionConfig config(
       int limit, int maxQueued, boolean appointments, Duration holdGrace) {
+    return config(limit, maxQueued, appointments, holdGrace, 4);
+  }
+
+  /** {@link #config(int, int, boolean, Duration)} with {@code returns-per-slot}. */
+  private static AdmissionConfig config(
+      int limit, int maxQueued, boolean appointments, Duration holdGrace, double returnsPerSlot) {
     return new AdmissionConfig(
         "fixed", limit, 1, limit, maxQueued, Duration.ZERO, Duration.ofSeconds(2),
         Duration.ofSeconds(30),
         Duration.ofMinutes(5), Duration.ZERO, 0.5, 1, Duration.ofSeconds(1), 1.0,
         AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), holdGrace, Duration.ZERO,
-        appointments);
+        appointments, returnsPerSlot);
   }
 
   private static FairAdmission.Permit admitted(CompletionStage<Entry> entry) {

@@ -63,7 +63,11 @@ import java.util.Random;
  * flashclaim.admission.hold-grace}; 0: off) and holdSlackMs (0, {@code hold-slack}); fleetHold (true,
  * {@code flashclaim.admission.fleet.hold-for-others}, with fleet) and fleetHoldSlackMs (150, {@code
  * fleet.hold-slack}); skewMs (0): the last instance's clock is this far ahead, and it stamps its
- * new users' first arrivals so.
+ * new users' first arrivals so; returnsPerSlot (4, {@code flashclaim.admission.returns-per-slot});
+ * attemptCpuMs (0: off) and cores (2): every attempt, answered or refused, takes this much of
+ * the cores' time, which answer attempts one after another: beyond cores / attemptCpuMs attempts
+ * a second they queue unseen (delayMs is then unused), and a client whose attempt is not seen
+ * within timeoutMs (10000, W6's and W8's client timeout) gives up, unanswered.
  */
 public final class AdmissionModel {
   private static final Instant T0 = Instant.parse("2026-11-25T00:00:00Z");
@@ -102,9 +106,18 @@ public final class AdmissionModel {
   private final long startNanos;
   /** The last instance stamps new users' first arrivals this much later: its clock is ahead. */
   private final long skewNanos;
+  /** The cores' time an attempt takes, over their number: they answer one attempt at a time. */
+  private final long attemptCpuNanos;
+  /** When the cores have answered every attempt sent so far. */
+  private Instant coresFreeAt = T0;
+  /** An attempt not seen within this long is given up by its client. */
+  private final long timeoutNanos;
+  private long timedOut;
   /** The turn each user's ticket carries, told beyond Retry-After; null: none. */
   private final Instant[] turns;
   private int stock;
+  /** When the last coupon was taken, from the first click. */
+  private long lastCouponNanos;
   private int answeredUsers;
   private final boolean[] won;
   private final long[] answeredAt;
@@ -143,8 +156,14 @@ public final class AdmissionModel {
       long holdSlackMs,
       boolean fleetHold,
       long fleetHoldSlackMs,
-      long skewMs) {
+      long skewMs,
+      double returnsPerSlot,
+      double attemptCpuMs,
+      int cores,
+      long timeoutMs) {
     this.skewNanos = skewMs * 1_000_000;
+    this.attemptCpuNanos = Math.round(attemptCpuMs * 1e6 / cores);
+    this.timeoutNanos = timeoutMs * 1_000_000;
     this.startSlowdown = startSlowdown;
     this.startNanos = startMs * 1_000_000;
     this.turns = new Instant[users];
@@ -189,7 +208,8 @@ public final class AdmissionModel {
             Duration.ofMinutes(10),
             Duration.ofMillis(holdGraceMs),
             Duration.ofMillis(holdSlackMs),
-            appointments);
+            appointments,
+            returnsPerSlot);
     WaitTimer timer =
         (delay, action) -> {
           Event event = at(clock.instant().plus(delay), action);
@@ -258,7 +278,11 @@ public final class AdmissionModel {
             Long.parseLong(given.getOrDefault("holdSlackMs", "0")),
             Boolean.parseBoolean(given.getOrDefault("fleetHold", "true")),
             Long.parseLong(given.getOrDefault("fleetHoldSlackMs", "150")),
-            Long.parseLong(given.getOrDefault("skewMs", "0")));
+            Long.parseLong(given.getOrDefault("skewMs", "0")),
+            Double.parseDouble(given.getOrDefault("returnsPerSlot", "4")),
+            Double.parseDouble(given.getOrDefault("attemptCpuMs", "0")),
+            Integer.parseInt(given.getOrDefault("cores", "2")),
+            Long.parseLong(given.getOrDefault("timeoutMs", "10000")));
     System.out.println(model.run());
   }
 
@@ -289,19 +313,35 @@ public final class AdmissionModel {
       lastAnswer = Math.max(lastAnswer, at);
     }
     return String.format(
-        "FIFO %.4f (%d of the first %d), attempts %d, refusals %d, coupons left %d, last answer"
-            + " at %.1f s, book resets %d",
+        "FIFO %.4f (%d of the first %d), attempts %d, refusals %d, timed out %d, coupons left"
+            + " %d, last coupon at %.1f s, last answer at %.1f s, book resets %d",
         firstWon / (double) Math.min(coupons, users),
         firstWon,
         Math.min(coupons, users),
         attempts,
         refusals,
+        timedOut,
         stock,
+        lastCouponNanos / 1e9,
         lastAnswer / 1e9,
         java.util.Arrays.stream(admissions).mapToLong(FairAdmission::bookResets).sum());
   }
 
   private void attempt(int user, Instant firstArrival, int retries) {
+    if (attemptCpuNanos > 0) {
+      // the cores answer attempts one after another, every one at the same cost: past what they
+      // answer, attempts queue before the service sees them, and a client gives up after its
+      // timeout (its attempt still takes the cores' time)
+      Instant sent = clock.instant();
+      coresFreeAt = (coresFreeAt.isAfter(sent) ? coresFreeAt : sent).plusNanos(attemptCpuNanos);
+      if (Duration.between(sent, coresFreeAt).toNanos() > timeoutNanos) {
+        timedOut++;
+        at(sent.plusNanos(timeoutNanos), () -> answered(user));
+        return;
+      }
+      at(coresFreeAt, () -> seen(user, retries == 0 ? clock.instant() : firstArrival, retries));
+      return;
+    }
     if (delayNanos > 0) {
       // the wait before the service sees the attempt (client, kernel, event loop): its first
       // arrival is stamped when it is seen, or, behind a front end, when it was sent
@@ -352,6 +392,7 @@ public final class AdmissionModel {
                       if (stock > 0) {
                         stock--;
                         won[user] = true;
+                        lastCouponNanos = Duration.between(T0, clock.instant()).toNanos();
                       }
                       answered(user);
                       admitted.permit().release(FairAdmission.Result.SUCCESS);
