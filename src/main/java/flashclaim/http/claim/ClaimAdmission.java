@@ -92,7 +92,7 @@ final class ClaimAdmission {
     // arrives just as it is cancelled is discarded, and given back.
     return Mono.fromCompletionStage(
             sent.isPresent()
-                ? admission.enterAgain(arrival, ticket.turn(), waitUntil)
+                ? admission.enterAgain(arrival, turnToTellAgain(claim, ticket), waitUntil)
                 : admission.enter(
                     arrival,
                     waitUntil,
@@ -119,11 +119,27 @@ final class ClaimAdmission {
     return admission
         .refuseAtOnce(
             ticket.arrivalNoLaterThan(claim.seen()),
-            ticket.turn(),
+            turnToTellAgain(claim, ticket),
             claim.arrived().plus(longestWait()),
             sent.isPresent(),
             (turn, first) -> sellOut.tell(claim.campaignId(), turn, first))
         .map(refused -> refusal(refused, claim, ticket));
+  }
+
+  /**
+   * The turn in a returning user's ticket, no later than the latest turn worth telling now (the
+   * campaign's expected sell-out plus the margin, {@link SellOutForecast#latestTurn}), if a
+   * forecast stands: a user booked far ahead before any forecast stood (the first seconds of a
+   * sale, when the drain starts slow and the book runs far) would otherwise come back after users
+   * who clicked later and were told the forecast, and find the pool gone. Null when the ticket
+   * holds no turn.
+   */
+  private Instant turnToTellAgain(ClaimRequest claim, Ticket ticket) {
+    Instant turn = ticket.turn();
+    if (turn == null) {
+      return null;
+    }
+    return sellOut.latestTurn(claim.campaignId()).filter(turn::isAfter).orElse(turn);
   }
 
   /**
