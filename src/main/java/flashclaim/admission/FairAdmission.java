@@ -1023,7 +1023,8 @@ public final class FairAdmission {
    * is told its expected turn, as its place in line says, and the book reaches at least to it;
    * without, that turn plus jitter. With {@code returns-per-slot}, its place also counts the
    * users told to come back who first arrived earlier and are not back yet, each for one over
-   * that many: they are in line too, only away, and come back a few for every slot freed.
+   * that many, times the share of users told who come back ({@link ShowUps}): they are in line
+   * too, only away, and come back a few for every slot freed.
    * Otherwise, once returning users outnumber what the instance drains, each of them, refused near
    * the front of a short line, is told {@code min-retry-after} again and again, and their retries,
    * every one an answer to give, take the cores the claims need. Must hold {@code lock}.
@@ -1035,7 +1036,12 @@ public final class FairAdmission {
     } else if (Double.isNaN(meanHoldSeconds)) {
       retryAfter = UNMEASURED_WAIT; // no drain rate yet: nothing to tell but a second
     } else {
-      double away = awayWeight == 0 || heldBack == null ? 0 : heldBack.awayBefore(arrival, now);
+      // users away count as far as users told to come back do come back (ShowUps): after a burst
+      // of clients that gave up, nobody waits behind them
+      double away =
+          awayWeight == 0 || heldBack == null
+              ? 0
+              : heldBack.awayBefore(arrival, now) * showUps.share(now);
       Duration expected =
           Duration.ofNanos(Math.round(expectedWaitSeconds(ahead + away * awayWeight, now) * 1e9));
       retryAfter = capped(expected.compareTo(minRetryAfter) < 0 ? minRetryAfter : expected);

@@ -742,6 +742,48 @@ class FairAdmissionTest {
   }
 
   /**
+   * Users away count only as far as users told to come back do: after seconds in which new users
+   * were told turns (40 a second, one every 25 ms) and none came back (clients that gave up), a
+   * claim refused from the line is told its place among the claims waiting alone, one turn,
+   * though the users told the latest turns are still away; while they might come back, the same
+   * refusal counts them.
+   */
+  @Test
+  void usersAwayWhoDoNotComeBackDelayNobody() {
+    AdmissionConfig config = config(4, 1, true, Duration.ofMillis(150), 1);
+    FairAdmission admission =
+        new FairAdmission(config, AdmissionFactory.limiter(config), clock, timer, () -> 0.5);
+    measureHoldTime(admission, Duration.ofMillis(100)); // a turn every 25 ms
+    for (int i = 0; i < 4; i++) {
+      admitted(admission.enterAgain(T0, LATER));
+    }
+    Instant arrival = T0.plusSeconds(1);
+    Entry.Refused before = null;
+    for (int second = 0; second < 8; second++) {
+      for (int user = 0; user < 60; user++) {
+        arrival = clock.instant();
+        refused(admission.enter(arrival, arrival.plusMillis(1)));
+        clock.move(Duration.ofMillis(15));
+      }
+      if (second == 0) {
+        before = refused(admission.enterAgain(clock.instant(), clock.instant()));
+      }
+      clock.move(Duration.ofMillis(100));
+    }
+    assertThat(before.retryAfter())
+        .as("the 31 of the first second's users not yet past their grace count before it")
+        .isEqualTo(Duration.ofMillis(25 * 32));
+    assertThat(admission.showUpShare()).as("nobody came back but the one claim above")
+        .isLessThan(0.01);
+
+    Entry.Refused late = refused(admission.enterAgain(clock.instant(), clock.instant()));
+
+    assertThat(late.retryAfter())
+        .as("one turn, and a share of a turn for the users away: not their 30-odd turns")
+        .isBetween(Duration.ofMillis(25), Duration.ofMillis(30));
+  }
+
+  /**
    * What an instance posts as held back is the earliest user due back, not a claim waiting in its
    * line (only it can serve those); none once the user came back.
    */
