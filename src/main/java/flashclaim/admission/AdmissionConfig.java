@@ -77,11 +77,11 @@ import java.util.List;
  *     one drain interval later for every claim waiting before it and for every {@code
  *     returns-per-slot} users told to come back who first arrived earlier and are neither back
  *     nor past their {@code hold-grace} (with appointments and holding on), times the share of
- *     users told to come back who do (none after a burst of clients that gave up). However many users
- *     the instance cannot serve at once, they then come back, earliest arrivals first, at about
- *     this many times the drain rate, so that their retries, each an answer to give, do not take
- *     the cores the claims need. {@code 1}: every user told the turn after all earlier ones; {@code
- *     0}: each told from the claims waiting alone, at least {@code min-retry-after}
+ *     users told to come back who do (none after a burst of clients that gave up). However many
+ *     users the instance cannot serve at once, they then come back, earliest arrivals first, at
+ *     about this many times the drain rate, so that their retries, each an answer to give, do not
+ *     take the cores the claims need. {@code 1}: every user told the turn after all earlier ones;
+ *     {@code 0}: each told from the claims waiting alone, at least {@code min-retry-after}
  */
 @ConfigurationProperties("flashclaim.admission")
 public record AdmissionConfig(

@@ -302,8 +302,13 @@ public abstract class IdempotencyKeyContract extends MultiInstanceTest {
     assertProblem(
         post(instance(1), "/v1/campaigns/" + coming + "/claims", alice, null, "coming"), 404, "campaign-not-found");
     Api.createCampaign(instance(2), coming, 1, 1);
-    assertThat(post(instance(0), "/v1/campaigns/" + coming + "/claims", alice, null, "coming").status())
-        .isEqualTo(201);
+    Api.Response claimed = post(instance(0), "/v1/campaigns/" + coming + "/claims", alice, null, "coming");
+    if (claimed.status() == 503) {
+      // a loaded machine may answer the claim 503 (busy at its deadline); a refusal is not stored,
+      // so the retry with the same key is answered afresh: the coupon, or the one that landed
+      claimed = post(instance(0), "/v1/campaigns/" + coming + "/claims", alice, null, "coming");
+    }
+    assertThat(claimed.status()).as(claimed.toString()).isIn(200, 201);
 
     // 422: the refused request is not stored in place of the first, which is still replayed.
     String coupons = "/v1/admin/campaigns/" + campaign + "/coupons";
