@@ -57,7 +57,7 @@ class EventLoopLagTest {
   void aBusyLoopIsBehindAndItsRequestsArrivedThatMuchEarlier() throws Exception {
     EventLoopLag lag = new EventLoopLag(registry, config(true));
     Thread.sleep(300); // a few probes on an idle loop
-    assertThat(loops.submit(lag::currentLoopLag).get()).isLessThan(Duration.ofMillis(100));
+    assertThat(loops.submit(lag::currentLoopLag).get()).isLessThan(Duration.ofMillis(200)); // a loaded machine runs probes late
     assertThat(lag.currentLoopLag()).as("off the loops").isZero();
 
     loops.execute(() -> sleep(400)); // the loop falls behind
