@@ -3,15 +3,12 @@ package flashclaim.claim;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flashclaim.campaign.CampaignId;
-import flashclaim.campaign.CouponCode;
-import flashclaim.campaign.CouponStore;
-import flashclaim.campaign.Stock;
 import flashclaim.testing.MovableClock;
+import flashclaim.testing.SettableStock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,7 +22,7 @@ class SellOutForecastTest {
       new SellOutConfig(true, Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(5), 10, 1);
 
   private final MovableClock clock = new MovableClock(T0);
-  private final Pool pool = new Pool();
+  private final SettableStock pool = new SettableStock();
   private final List<Runnable> reads = new ArrayList<>();
   private final SellOutForecast forecast =
       new SellOutForecast(pool, CONFIG, clock, reads::add);
@@ -194,24 +191,5 @@ class SellOutForecastTest {
     List<Runnable> due = new ArrayList<>(reads);
     reads.clear();
     due.forEach(Runnable::run);
-  }
-
-  /** A pool whose remaining count the test sets. */
-  private static final class Pool implements CouponStore {
-    final AtomicLong remaining = new AtomicLong();
-    volatile boolean failing;
-
-    @Override
-    public CouponStore.AddResult add(CampaignId campaign, List<CouponCode> codes) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public Stock stock(CampaignId campaign) {
-      if (failing) {
-        throw new IllegalStateException("the store is away");
-      }
-      return new Stock(10_000, 10_000 - remaining.get());
-    }
   }
 }

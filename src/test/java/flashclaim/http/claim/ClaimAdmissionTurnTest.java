@@ -9,20 +9,17 @@ import flashclaim.admission.FairAdmission;
 import flashclaim.admission.Ticket;
 import flashclaim.admission.TicketCodec;
 import flashclaim.campaign.CampaignId;
-import flashclaim.campaign.CouponCode;
-import flashclaim.campaign.CouponStore;
-import flashclaim.campaign.Stock;
 import flashclaim.claim.ClaimConfig;
 import flashclaim.claim.SellOutConfig;
 import flashclaim.claim.SellOutForecast;
 import flashclaim.http.problem.Problem;
 import flashclaim.testing.MovableClock;
+import flashclaim.testing.SettableStock;
 import io.micronaut.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -37,14 +34,14 @@ class ClaimAdmissionTurnTest {
   private static final String USER = "early-user";
 
   private final MovableClock clock = new MovableClock(T0);
-  private final AtomicLong remaining = new AtomicLong(1_000);
+  private final SettableStock stock = new SettableStock();
 
   @Test
   void aTurnBookedBeyondTheForecastIsToldAsTheForecastWhenTheUserComesBackEarly() {
     for (boolean forecastStands : new boolean[] {true, false}) {
       SellOutForecast sellOut =
           new SellOutForecast(
-              new Pool(),
+              stock,
               new SellOutConfig(
                   true, Duration.ofSeconds(1), Duration.ofSeconds(1), Duration.ofSeconds(5), 10, 2),
               clock,
@@ -66,10 +63,10 @@ class ClaimAdmissionTurnTest {
           tickets.first(firstArrival).withTurn(firstArrival.plusSeconds(60)); // far ahead
       clock.move(Duration.ofSeconds(1));
       if (forecastStands) {
-        remaining.set(1_000);
+        stock.remaining.set(1_000);
         sellOut.latestTurn(new CampaignId(CAMPAIGN)); // reads 1,000 now
         clock.move(Duration.ofSeconds(1));
-        remaining.set(800);
+        stock.remaining.set(800);
         // 200 a second: 800 gone 4 s after this read, told 1 s later: 5 s from now
         assertThat(sellOut.latestTurn(new CampaignId(CAMPAIGN)))
             .contains(clock.instant().plusSeconds(5));
@@ -103,18 +100,5 @@ class ClaimAdmissionTurnTest {
         Duration.ofSeconds(30), Duration.ofMinutes(5), Duration.ofSeconds(1), 0.5, 0.05,
         Duration.ofSeconds(1), 1.2, AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10),
         Duration.ofMillis(150), Duration.ZERO, true, 4);
-  }
-
-  /** A pool whose remaining count the test sets. */
-  private final class Pool implements CouponStore {
-    @Override
-    public CouponStore.AddResult add(CampaignId campaign, List<CouponCode> codes) {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public Stock stock(CampaignId campaign) {
-      return new Stock(10_000, 10_000 - remaining.get());
-    }
   }
 }
