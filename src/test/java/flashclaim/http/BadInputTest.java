@@ -617,6 +617,39 @@ class BadInputTest {
     assertRejected(response, 431, "headers-too-large");
   }
 
+  static Stream<Arguments> undecodableHeadRequests() {
+    List<RawHttp.Header> oversized =
+        List.of(new RawHttp.Header("X-Request-Id", "x".repeat(OVERSIZED_HEAD)));
+    List<RawHttp.Header> malformed = List.of(new RawHttp.Header("X-Request-Id ", "spaced-name"));
+    List<RawHttp.Header> control = List.of(new RawHttp.Header("X-Request-Id", "a\u0001b"));
+    return Stream.of("/", "/v1/campaigns/x", "/v1/admin/campaigns")
+        .flatMap(
+            path ->
+                Stream.of(
+                    Arguments.of(path, "oversized header section", oversized, 431),
+                    Arguments.of(path, "malformed header", malformed, 400),
+                    Arguments.of(path, "control character", control, 400),
+                    Arguments.of(path + "?q=" + "q".repeat(OVERSIZED_HEAD), "overlong line", List.of(), 414)));
+  }
+
+  /**
+   * A HEAD request the server cannot decode gets the status and the problem+json Content-Type a
+   * GET would get, without the body.
+   */
+  @ParameterizedTest(name = "{0} {1}")
+  @MethodSource("undecodableHeadRequests")
+  void undecodableHeadRequestIsRefusedAsAGetWouldBe(
+      String target, String shape, List<RawHttp.Header> headers, int status) {
+    Api.Response head = RawHttp.send(service.url(), "HEAD", target, headers, null);
+    Api.Response get = RawHttp.send(service.url(), "GET", target, headers, null);
+
+    assertRejected(get, status);
+    assertThat(head.status()).as("status of %s", head).isEqualTo(status);
+    assertThat(head.contentType()).as("content type of %s", head).startsWith(Problem.MEDIA_TYPE);
+    assertThat(head.body()).as("body of %s", head).isEmpty();
+    assertThat(backend().snapshot()).as("store after %s", head).isEqualTo(storeBefore);
+  }
+
   @ParameterizedTest
   @EnumSource(Route.class)
   void overlongRequestLineIsRefused(Route route) {

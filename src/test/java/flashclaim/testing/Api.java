@@ -174,7 +174,11 @@ public final class Api {
     return retrying503(() -> get(base, path, Tokens.admin()));
   }
 
-  private static Response retrying503(Supplier<Response> call) {
+  /**
+   * The answer to {@code call}, sent again after half a second, up to ten times, while it is 503:
+   * what a client does when a loaded machine's store did not answer in time or admission refused.
+   */
+  public static Response retrying503(Supplier<Response> call) {
     Response response = call.get();
     for (int retry = 0; retry < 10 && response.status() == 503; retry++) {
       try {

@@ -153,6 +153,10 @@ public final class RawHttp {
           .add(lines[i].substring(colon + 1).trim());
     }
     byte[] rest = Arrays.copyOfRange(bytes, end + 4, bytes.length);
+    // A request line over the limit is not read, so the server cannot know the method was HEAD.
+    if (head && rest.length > 0 && status != 414) {
+      throw new IOException("an answer to HEAD went on past its head with " + rest.length + " bytes");
+    }
     byte[] body;
     if (head || status == 204 || status == 304) {
       body = new byte[0];

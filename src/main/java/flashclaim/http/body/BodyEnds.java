@@ -1,8 +1,8 @@
 package flashclaim.http.body;
 
+import flashclaim.http.AfterHttpCodec;
 import io.micronaut.context.event.BeanCreatedEvent;
 import io.micronaut.context.event.BeanCreatedEventListener;
-import io.micronaut.http.netty.channel.ChannelPipelineCustomizer;
 import io.micronaut.http.server.netty.NettyServerCustomizer;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandlerContext;
@@ -25,7 +25,14 @@ final class BodyEnds implements BeanCreatedEventListener<NettyServerCustomizer.R
 
   @Override
   public NettyServerCustomizer.Registry onCreated(BeanCreatedEvent<NettyServerCustomizer.Registry> event) {
-    event.getBean().register(new Customizer(null));
+    AfterHttpCodec.install(
+        event.getBean(),
+        HANDLER,
+        channel -> {
+          Counts counts = new Counts();
+          channel.attr(COUNTS).set(counts);
+          return new Counter(counts);
+        });
     return event.getBean();
   }
 
@@ -45,25 +52,6 @@ final class BodyEnds implements BeanCreatedEventListener<NettyServerCustomizer.R
   private static final class Counts {
     volatile long begun;
     volatile long ended;
-  }
-
-  private record Customizer(Channel channel) implements NettyServerCustomizer {
-    @Override
-    public NettyServerCustomizer specializeForChannel(Channel channel, ChannelRole role) {
-      return role == ChannelRole.CONNECTION ? new Customizer(channel) : this;
-    }
-
-    @Override
-    public void onStreamPipelineBuilt() {
-      if (channel != null
-          && channel.pipeline().get(ChannelPipelineCustomizer.HANDLER_HTTP_SERVER_CODEC) != null) {
-        Counts counts = new Counts();
-        channel.attr(COUNTS).set(counts);
-        channel
-            .pipeline()
-            .addAfter(ChannelPipelineCustomizer.HANDLER_HTTP_SERVER_CODEC, HANDLER, new Counter(counts));
-      }
-    }
   }
 
   private static final class Counter extends ChannelInboundHandlerAdapter {
