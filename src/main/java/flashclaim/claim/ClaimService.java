@@ -222,7 +222,8 @@ public class ClaimService {
     // a free slot.
     List<Claim> held =
         campaign.perUserLimit() == 1 ? List.of() : store.holdings(campaign, user, deadline);
-    SoldOutProofs.Check soldOutCheck = soldOut.check(campaign.id(), deadline.instant());
+    SoldOutProofs.Check soldOutCheck =
+        soldOut.check(campaign.id(), deadline.instant(), store.foundEmptyFrom(campaign.id()));
     Optional<Refusal> known = soldOutWithoutRead(campaign, user, soldOutCheck);
     if (known.isPresent()) {
       soldOut.answeredOnProof();
@@ -249,7 +250,10 @@ public class ClaimService {
       } else if (attempt instanceof ClaimStore.Attempt.NoneLeft) {
         soldOut.noneLeft(campaign.id(), soldOutCheck);
         return heldOr(campaign, user, new ClaimOutcome.SoldOut(), deadline);
-      } else if (attempt instanceof ClaimStore.Attempt.Contended) {
+      } else if (attempt instanceof ClaimStore.Attempt.Contended contended) {
+        if (contended.poolUnread()) {
+          soldOut.suspect(campaign.id()); // the pool may be empty behind a query slower than that
+        }
         return heldOr(campaign, user, busy(), deadline);
       } else if (attempt instanceof ClaimStore.Attempt.SlotTaken taken && taken.held() != null) {
         held = taken.held();

@@ -2,7 +2,9 @@ package flashclaim.claim;
 
 import flashclaim.Deadline;
 import flashclaim.campaign.Campaign;
+import flashclaim.campaign.CampaignId;
 import io.micronaut.core.annotation.Nullable;
+import java.time.Instant;
 import java.util.List;
 import java.util.function.Consumer;
 
@@ -28,6 +30,15 @@ public interface ClaimStore {
    * other instances do at the same time.
    */
   Attempt tryClaim(Campaign campaign, UserId user, int slot, Deadline deadline);
+
+  /**
+   * When this instance's latest query of the campaign's pool that found no unassigned coupon
+   * began, counting a query that ended after the claim that started it had given up; null when
+   * none did, or a later query found coupons. {@link SoldOutProofs} makes a sold-out proof of it
+   * with a read of the additions counter that returned before that moment.
+   */
+  @Nullable
+  Instant foundEmptyFrom(CampaignId campaign);
 
   /**
    * Calls {@code userKey} with the {@link UserId#key() key} of the user of every claim record of
@@ -59,7 +70,15 @@ public interface ClaimStore {
     /** The store found no unassigned coupon. */
     record NoneLeft() implements Attempt {}
 
-    /** Lost every race until the deadline; coupons may remain. */
-    record Contended() implements Attempt {}
+    /**
+     * Lost every race until the deadline; coupons may remain. {@code poolUnread}: no query of the
+     * pool returned before the deadline, so the pool may also be empty.
+     */
+    record Contended(boolean poolUnread) implements Attempt {
+      /** Lost every race, or the deadline passed before anything was tried. */
+      public Contended() {
+        this(false);
+      }
+    }
   }
 }

@@ -21,6 +21,11 @@ import java.time.Duration;
  *     additions counter: the claims that arrive meanwhile share the next read, so a sold-out storm
  *     costs at most one read per interval per instance, and a proven sold-out answer waits at most
  *     this much longer (0s: a new read as soon as the last one returned)
+ * @param suspectReadInterval the least time between the starts of two reads of the counter that
+ *     no claim waits for, made while the claims of a campaign come back busy because no query of
+ *     its pool returned before their deadline (the pool may be empty behind a query slower than the
+ *     deadline, see {@link SoldOutProofs}); such a query takes longer than a deadline, so a read
+ *     every few hundred milliseconds is enough to make a proof of it
  */
 @ConfigurationProperties("flashclaim.sold-out")
 public record SoldOutConfig(
@@ -28,11 +33,15 @@ public record SoldOutConfig(
     @Bindable(defaultValue = "10000") int maxCampaigns,
     @Bindable(defaultValue = "2000000") int maxHolders,
     @Bindable(defaultValue = "1000") int holderPageSize,
-    @Bindable(defaultValue = "20ms") Duration counterReadInterval) {
+    @Bindable(defaultValue = "20ms") Duration counterReadInterval,
+    @Bindable(defaultValue = "250ms") Duration suspectReadInterval) {
 
   public SoldOutConfig {
     if (counterReadInterval.isNegative() || counterReadInterval.compareTo(Duration.ofSeconds(1)) > 0) {
       throw new IllegalArgumentException("flashclaim.sold-out.counter-read-interval must be between 0s and 1s");
+    }
+    if (suspectReadInterval.isNegative() || suspectReadInterval.compareTo(Duration.ofSeconds(10)) > 0) {
+      throw new IllegalArgumentException("flashclaim.sold-out.suspect-read-interval must be between 0s and 10s");
     }
   }
 }

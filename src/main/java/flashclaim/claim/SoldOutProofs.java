@@ -66,6 +66,17 @@ import java.util.concurrent.atomic.LongAdder;
  * Reads happen only after this instance has seen the pool empty; a claim that wins a coupon drops
  * the campaign's proof, so claims of a pool with coupons never pay for a read.
  *
+ * <p><b>A query that outlived its claim.</b> On a saturated store a query of an emptied pool can
+ * take longer than a claim's deadline: every claim then answers busy, none sees the empty result,
+ * and without a proof every retry queries again. So a claim that the store answered busy makes the
+ * campaign suspected ({@link #suspect}): the instance reads the counter in the background, no
+ * claim waiting for it, at most once per interval while claims keep coming back busy. The store
+ * tells when its latest query that found the pool empty began, also one whose claim had given up
+ * ({@link ClaimStore#foundEmptyFrom}). Once a read {@code R0} returned before that moment, with
+ * every read since returning the same value, a claim waits for a read of its own as above, and if
+ * that one returns the same value too, the pair is the proof. Until then the claims of a suspected
+ * campaign do not wait for any read.
+ *
  * <p>A user who holds a coupon still gets it back (G4): {@link ClaimService} reads the holdings
  * before a sold-out answer, unless this instance's snapshot of the holders under the same proof
  * ({@link SoldOutHolders}) shows that the user holds nothing.
@@ -122,7 +133,16 @@ public class SoldOutProofs {
    * @throws StoreException when the read of the counter failed
    */
   public Check check(CampaignId campaign, Instant deadline) {
-    CompletableFuture<Check> check = checkAsync(campaign);
+    return check(campaign, deadline, null);
+  }
+
+  /**
+   * {@link #check}, where {@code emptyFrom}, when the store's latest query that found the pool
+   * empty began ({@link ClaimStore#foundEmptyFrom}; null when none did), may make a proof with the
+   * claim's read.
+   */
+  public Check check(CampaignId campaign, Instant deadline, Instant emptyFrom) {
+    CompletableFuture<Check> check = checkAsync(campaign, emptyFrom);
     try {
       awaitDone(check, deadline);
     } catch (TimeoutException e) {
@@ -140,11 +160,15 @@ public class SoldOutProofs {
    * thread that read it), or at once when no read is needed; fails when the read failed.
    */
   public CompletableFuture<Check> checkAsync(CampaignId campaign) {
+    return checkAsync(campaign, null);
+  }
+
+  private CompletableFuture<Check> checkAsync(CampaignId campaign, Instant emptyFrom) {
     Watch watch = activeWatch(campaign);
-    if (watch == null) {
+    if (watch == null || !watch.worthReading(emptyFrom)) {
       return CompletableFuture.completedFuture(NOT_READ);
     }
-    return watch.nextRead(campaign).thenApply(seen -> checked(watch, seen));
+    return watch.nextRead(campaign).thenApply(seen -> checked(watch, seen, emptyFrom));
   }
 
   /** Whether this instance holds a proof for the campaign now (a later claim may still break it). */
@@ -158,13 +182,17 @@ public class SoldOutProofs {
     return config.fastPath() ? watches.get(campaign) : null;
   }
 
-  private Check checked(Watch watch, Optional<PoolAdditions> seen) {
+  private Check checked(Watch watch, Optional<PoolAdditions> seen, Instant emptyFrom) {
     if (seen.isEmpty()) {
       return NOT_READ;
     }
     PoolAdditions proof = watch.proof;
     if (proof != null && seen.get().nothingAddedSince(proof)) {
       return new Check.Proven(proof);
+    }
+    if (emptyFrom != null && watch.unchangedFrom(seen.get(), emptyFrom)) {
+      watch.prove(seen.get()); // a query that began after an unchanged read found the pool empty
+      return new Check.Proven(seen.get());
     }
     return new Check.Unproven(seen.get());
   }
@@ -194,6 +222,7 @@ public class SoldOutProofs {
       return;
     }
     Watch watch = watch(campaign);
+    watch.seenEmpty = true;
     if (check instanceof Check.Unproven unproven
         && unproven.seen() != null
         && !unproven.seen().inProgress()) {
@@ -201,9 +230,29 @@ public class SoldOutProofs {
     }
   }
 
-  /** A claim of the campaign won a coupon: the pool is not empty; its claims stop reading. */
+  /**
+   * The store answered a claim of the campaign busy because no query of its pool returned before
+   * the deadline: the pool may be empty behind a query slower than that. Starts a read of the
+   * counter that no claim waits for, unless one is planned or in flight, or the last one started
+   * less than {@code suspect-read-interval} ago, so that a query that ends after its claim gave up
+   * can make a proof.
+   */
+  public void suspect(CampaignId campaign) {
+    if (config.fastPath()) {
+      watch(campaign).readSuspected(campaign);
+    }
+  }
+
+  /**
+   * A claim of the campaign won a coupon: the pool is not empty; its proof is dropped and its
+   * claims stop reading. The campaign stays watched, so that a suspicion that follows reads no
+   * sooner than the interval after the last read.
+   */
   public void found(CampaignId campaign) {
-    watches.remove(campaign);
+    Watch watch = watches.get(campaign);
+    if (watch != null) {
+      watch.dropProof();
+    }
   }
 
   /** Reads of the counter this instance made. */
@@ -238,15 +287,61 @@ public class SoldOutProofs {
     boolean started; // guarded by the Watch
   }
 
-  /** A campaign this instance has seen sold out: its proof, if any, and its reads. */
+  /**
+   * A campaign this instance has seen sold out, or suspects: its proof, if any, and its reads.
+   */
   private final class Watch {
     private volatile PoolAdditions proof;
+    /** A claim saw the pool empty; else the campaign is only suspected ({@link #suspect}). */
+    private volatile boolean seenEmpty;
+    /** The value the last reads returned, with no addition in progress; guarded by {@code this}. */
+    private PoolAdditions unchanged;
+    /** When the first read of the run that returned {@link #unchanged} returned; guarded. */
+    private Instant unchangedSince;
     /** The read in flight or planned; guarded by {@code this}. */
     private Flight current;
     /** The read that follows {@link #current} once it has started; guarded by {@code this}. */
     private Flight next;
     /** When the last read started ({@link System#nanoTime}); guarded by {@code this}. */
-    private long lastStart = System.nanoTime() - config.counterReadInterval().toNanos();
+    private long lastStart =
+        System.nanoTime()
+            - Math.max(config.counterReadInterval().toNanos(), config.suspectReadInterval().toNanos());
+
+    /**
+     * Whether a claim should wait for a read: when the watch holds a proof, when a claim saw the
+     * pool empty, or when a query that found it empty ({@code emptyFrom}) began after the unchanged
+     * reads had begun.
+     */
+    synchronized boolean worthReading(Instant emptyFrom) {
+      return proof != null
+          || seenEmpty
+          || (emptyFrom != null && unchanged != null && !unchangedSince.isAfter(emptyFrom));
+    }
+
+    /**
+     * Whether every read since one that returned no later than {@code moment} returned {@code
+     * seen}, with no addition in progress.
+     */
+    synchronized boolean unchangedFrom(PoolAdditions seen, Instant moment) {
+      return unchanged != null
+          && seen.nothingAddedSince(unchanged)
+          && !unchangedSince.isAfter(moment);
+    }
+
+    /** A read returned {@code value} now. */
+    private synchronized void returned(Optional<PoolAdditions> value) {
+      if (value.isEmpty() || value.get().inProgress()) {
+        unchanged = null;
+      } else if (unchanged == null || !value.get().nothingAddedSince(unchanged)) {
+        unchanged = value.get();
+        unchangedSince = clock.instant();
+      }
+    }
+
+    synchronized void dropProof() {
+      proof = null;
+      seenEmpty = false;
+    }
 
     synchronized void prove(PoolAdditions seen) {
       if (proof == null || seen.count() > proof.count()) {
@@ -272,6 +367,14 @@ public class SoldOutProofs {
         next = new Flight(); // planned when the current one ends: one read in flight at a time
       }
       return next.result;
+    }
+
+    /** {@link #suspect}: a read no claim waits for, at most one per suspect-read-interval. */
+    synchronized void readSuspected(CampaignId campaign) {
+      boolean recent = System.nanoTime() - lastStart < config.suspectReadInterval().toNanos();
+      if (current == null && !recent) {
+        nextRead(campaign);
+      }
     }
 
     /** Starts the read no sooner than the interval after the last read started. */
@@ -301,6 +404,7 @@ public class SoldOutProofs {
         flight.result.completeExceptionally(e);
         return;
       }
+      returned(result);
       ended(flight, campaign);
       flight.result.complete(result);
     }

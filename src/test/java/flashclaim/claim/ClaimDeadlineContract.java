@@ -80,6 +80,8 @@ public abstract class ClaimDeadlineContract extends MultiInstanceTest {
       answers = runAll(USERS, i -> () -> Timed.claim(instance(i), campaign, users.get(i)));
     }
 
+    // Busy at the deadline; on a loaded machine admission may also refuse a few at once
+    // (overloaded), which writes nothing either. Most must have waited on the stalled store.
     assertThat(answers)
         .allSatisfy(
             answer -> {
@@ -87,9 +89,12 @@ public abstract class ClaimDeadlineContract extends MultiInstanceTest {
               assertThat(answer.response().header("Retry-After")).isNotNull();
               assertThat(answer.response().json().get("type"))
                   .as(answer.toString())
-                  .isEqualTo("urn:flashclaim:problem:busy");
+                  .isIn("urn:flashclaim:problem:busy", "urn:flashclaim:problem:overloaded");
               assertThat(answer.took()).as(answer.toString()).isLessThan(DEADLINE.plus(MARGIN));
             });
+    assertThat(answers.stream().filter(a -> "urn:flashclaim:problem:busy".equals(a.response().json().get("type"))))
+        .as("answered busy by the deadline")
+        .hasSizeGreaterThan(USERS / 2);
     assertStoreConsistent(campaign, cutWritesMayLand() ? -1 : INSTANCES);
 
     List<Claimer.Result> retried =

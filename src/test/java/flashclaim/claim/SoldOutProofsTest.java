@@ -34,7 +34,7 @@ class SoldOutProofsTest {
   private static final CampaignId CAMPAIGN = new CampaignId("sold-out");
   private final Counter counter = new Counter();
   private final SoldOutProofs proofs =
-      new SoldOutProofs(counter, new SoldOutConfig(true, 100, 1000, 10, Duration.ZERO), Clock.systemUTC(), READERS);
+      new SoldOutProofs(counter, new SoldOutConfig(true, 100, 1000, 10, Duration.ZERO, Duration.ZERO), Clock.systemUTC(), READERS);
   private final ExecutorService threads = Executors.newCachedThreadPool();
   private static final ExecutorService READERS = Executors.newCachedThreadPool();
 
@@ -60,6 +60,102 @@ class SoldOutProofsTest {
     assertThat(proofs.check(CAMPAIGN, later()))
         .isEqualTo(new SoldOutProofs.Check.Unproven(new PoolAdditions(2, false)));
     assertThat(proofs.reads()).isEqualTo(4);
+  }
+
+  @Test
+  void aQueryThatBeganAfterAnUnchangedReadReturnedProvesTheSellOut() throws Exception {
+    assertThat(proofs.check(CAMPAIGN, later(), Instant.now()))
+        .as("not watched")
+        .isEqualTo(new SoldOutProofs.Check.Unproven(null));
+    Instant beforeFirstRead = Instant.now();
+    Thread.sleep(2);
+    proofs.suspect(CAMPAIGN); // a claim was answered busy: a read no claim waits for
+    waitForReads(proofs, 1);
+    Instant afterFirstRead = Instant.now();
+
+    // no claim of a suspected campaign waits for a read until a query may make a proof
+    assertThat(proofs.check(CAMPAIGN, later(), null)).isEqualTo(new SoldOutProofs.Check.Unproven(null));
+    assertThat(proofs.check(CAMPAIGN, later(), beforeFirstRead))
+        .as("a query that began before the first read of the value returned")
+        .isEqualTo(new SoldOutProofs.Check.Unproven(null));
+    assertThat(proofs.reads()).isEqualTo(1);
+    // one that began after it did, with the claim's own read the same
+    assertThat(proofs.check(CAMPAIGN, later(), afterFirstRead))
+        .isEqualTo(new SoldOutProofs.Check.Proven(new PoolAdditions(1, false)));
+    assertThat(proofs.reads()).isEqualTo(2);
+    assertThat(proofs.check(CAMPAIGN, later())).as("the proof is kept").isInstanceOf(SoldOutProofs.Check.Proven.class);
+    assertThat(proofs.hasProof(CAMPAIGN)).isTrue();
+  }
+
+  @Test
+  void aMovedCountOrAnAdditionInProgressStartsTheRunOfUnchangedReadsAgain() throws Exception {
+    proofs.suspect(CAMPAIGN);
+    waitForReads(proofs, 1);
+    Instant queryBegan = Instant.now();
+    Thread.sleep(2); // the reads below return strictly later
+
+    counter.set(new PoolAdditions(2, false)); // coupons added after the query began
+    assertThat(proofs.check(CAMPAIGN, later(), queryBegan))
+        .as("the claim's read saw another count")
+        .isEqualTo(new SoldOutProofs.Check.Unproven(new PoolAdditions(2, false)));
+    assertThat(proofs.check(CAMPAIGN, later(), queryBegan))
+        .as("the run of 2 began after the query")
+        .isEqualTo(new SoldOutProofs.Check.Unproven(null));
+
+    counter.set(new PoolAdditions(2, true));
+    proofs.suspect(CAMPAIGN);
+    waitForReads(proofs, 3);
+    assertThat(proofs.check(CAMPAIGN, later(), Instant.now()))
+        .as("an addition in progress")
+        .isEqualTo(new SoldOutProofs.Check.Unproven(null));
+
+    counter.set(new PoolAdditions(2, false)); // same count as before the addition was in progress
+    Instant betweenRuns = Instant.now();
+    Thread.sleep(2);
+    proofs.suspect(CAMPAIGN);
+    waitForReads(proofs, 4);
+    assertThat(proofs.check(CAMPAIGN, later(), betweenRuns))
+        .as("the run began again after the addition in progress")
+        .isEqualTo(new SoldOutProofs.Check.Unproven(null));
+    assertThat(proofs.check(CAMPAIGN, later(), Instant.now()))
+        .isInstanceOf(SoldOutProofs.Check.Proven.class);
+  }
+
+  @Test
+  void suspicionsReadAtMostOncePerSuspectReadInterval() throws Exception {
+    SoldOutProofs spaced =
+        new SoldOutProofs(
+            counter,
+            new SoldOutConfig(true, 100, 1000, 10, Duration.ZERO, Duration.ofSeconds(10)),
+            Clock.systemUTC(),
+            READERS);
+    spaced.suspect(CAMPAIGN);
+    waitForReads(spaced, 1);
+    for (int i = 0; i < 10; i++) {
+      spaced.suspect(CAMPAIGN);
+    }
+    Thread.sleep(50);
+    assertThat(spaced.reads()).isEqualTo(1);
+  }
+
+  @Test
+  void aClaimThatWinsDropsTheProofAndTheReads() throws Exception {
+    proofs.suspect(CAMPAIGN);
+    waitForReads(proofs, 1);
+    assertThat(proofs.check(CAMPAIGN, later(), Instant.now())).isInstanceOf(SoldOutProofs.Check.Proven.class);
+    proofs.found(CAMPAIGN);
+    assertThat(proofs.hasProof(CAMPAIGN)).isFalse();
+    assertThat(proofs.check(CAMPAIGN, later())).isEqualTo(new SoldOutProofs.Check.Unproven(null));
+    assertThat(proofs.reads()).isEqualTo(2);
+  }
+
+  private static void waitForReads(SoldOutProofs proofs, long reads) throws InterruptedException {
+    long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (proofs.reads() < reads && System.nanoTime() < until) {
+      Thread.sleep(1);
+    }
+    assertThat(proofs.reads()).isEqualTo(reads);
+    Thread.sleep(5); // the read's result is recorded just after it is counted
   }
 
   @Test
@@ -197,7 +293,7 @@ class SoldOutProofsTest {
 
   @Test
   void withoutTheFastPathNothingIsReadOrProven() {
-    SoldOutProofs off = new SoldOutProofs(counter, new SoldOutConfig(false, 100, 1000, 10, Duration.ZERO), Clock.systemUTC(), READERS);
+    SoldOutProofs off = new SoldOutProofs(counter, new SoldOutConfig(false, 100, 1000, 10, Duration.ZERO, Duration.ZERO), Clock.systemUTC(), READERS);
     off.noneLeft(CAMPAIGN, new SoldOutProofs.Check.Unproven(new PoolAdditions(1, false)));
     assertThat(off.check(CAMPAIGN, later())).isEqualTo(new SoldOutProofs.Check.Unproven(null));
     assertThat(off.reads()).isZero();
@@ -206,7 +302,7 @@ class SoldOutProofsTest {
   /** Proofs with the given read interval, holding a proof with the counter at (1, quiet). */
   private SoldOutProofs provenWithReadInterval(Duration interval) {
     SoldOutProofs spaced =
-        new SoldOutProofs(counter, new SoldOutConfig(true, 100, 1000, 10, interval), Clock.systemUTC(), READERS);
+        new SoldOutProofs(counter, new SoldOutConfig(true, 100, 1000, 10, interval, Duration.ZERO), Clock.systemUTC(), READERS);
     spaced.noneLeft(CAMPAIGN, new SoldOutProofs.Check.Unproven(null));
     spaced.noneLeft(CAMPAIGN, spaced.check(CAMPAIGN, later()));
     return spaced;

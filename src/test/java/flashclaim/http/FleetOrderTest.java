@@ -55,8 +55,10 @@ class FleetOrderTest {
 
       board.withdraw("another-instance");
       await(admission, Duration::isZero);
-      Api.Response served = Claimer.claim(url, "fleet-order", Tokens.user("after-it"), null);
-      assertThat(served.status()).as(served.body()).isEqualTo(201);
+      // a first claim of a fresh instance on a loaded machine may be busy at its deadline: retried
+      Api.Response served =
+          Api.retrying503(() -> Claimer.claim(url, "fleet-order", Tokens.user("after-it"), null));
+      assertThat(served.status()).as(served.body()).isIn(200, 201);
 
       // The turn it told came from the floor, not from its own book: it posts nothing for it,
       // over several rounds, so that the other instance does not book after it in turn.

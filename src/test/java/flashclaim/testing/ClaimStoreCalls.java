@@ -2,6 +2,7 @@ package flashclaim.testing;
 
 import flashclaim.Deadline;
 import flashclaim.campaign.Campaign;
+import flashclaim.campaign.CampaignId;
 import flashclaim.claim.Claim;
 import flashclaim.claim.ClaimStore;
 import flashclaim.claim.UserId;
@@ -9,6 +10,7 @@ import io.micronaut.context.annotation.Requires;
 import io.micronaut.context.event.BeanCreatedEvent;
 import io.micronaut.context.event.BeanCreatedEventListener;
 import jakarta.inject.Singleton;
+import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
@@ -50,6 +52,11 @@ public final class ClaimStoreCalls implements BeanCreatedEventListener<ClaimStor
       public boolean forEachHolder(
           Campaign campaign, int pageSize, int max, Consumer<String> userKey) {
         return store.forEachHolder(campaign, pageSize, max, userKey);
+      }
+
+      @Override
+      public Instant foundEmptyFrom(CampaignId campaign) {
+        return store.foundEmptyFrom(campaign);
       }
 
       @Override

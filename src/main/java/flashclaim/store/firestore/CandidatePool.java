@@ -125,6 +125,15 @@ final class CandidatePool {
     }
   }
 
+  /**
+   * When the latest probe that found the pool empty began, whether or not a claim still waited
+   * for it; null when none did, or a later probe found candidates.
+   */
+  Instant foundEmptyFrom() {
+    Instant at = provenEmptyAt;
+    return at == Instant.MIN ? null : at;
+  }
+
   /** Puts back a candidate that was not used (its claim lost for another reason). */
   void giveBack(Candidate candidate) {
     queue.offer(candidate);

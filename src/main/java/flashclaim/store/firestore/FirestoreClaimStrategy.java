@@ -6,6 +6,7 @@ import com.google.cloud.firestore.DocumentSnapshot;
 import com.google.cloud.firestore.Transaction;
 import flashclaim.Deadline;
 import flashclaim.campaign.Campaign;
+import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CouponCode;
 import flashclaim.claim.Claim;
 import flashclaim.claim.ClaimStore;
@@ -46,6 +47,15 @@ abstract class FirestoreClaimStrategy implements ClaimStore {
   @Override
   public List<Claim> holdings(Campaign campaign, UserId user, Deadline deadline) {
     return docs.holdings(campaign, user, deadline);
+  }
+
+  /**
+   * None, unless the strategy queries the pool apart from its claims: a query that belongs to one
+   * claim ends with that claim's deadline, and a result it found is the claim's.
+   */
+  @Override
+  public Instant foundEmptyFrom(CampaignId campaign) {
+    return null;
   }
 
   @Override

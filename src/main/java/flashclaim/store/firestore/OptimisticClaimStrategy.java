@@ -93,7 +93,7 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
         return new Attempt.NoneLeft();
       }
       if (candidate == null) {
-        break;
+        return new Attempt.Contended(true); // no probe of the pool returned in time
       }
       if (deadline.passed()) {
         pool.giveBack(candidate); // untried: another claim may use it
@@ -121,6 +121,13 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
       }
     }
     return new Attempt.Contended();
+  }
+
+  /** The probes run apart from the claims, which share them, and may end after those gave up. */
+  @Override
+  public Instant foundEmptyFrom(CampaignId campaign) {
+    CandidatePool pool = pools.getIfPresent(campaign);
+    return pool == null ? null : pool.foundEmptyFrom();
   }
 
   private CandidatePool pool(CampaignId campaign) {

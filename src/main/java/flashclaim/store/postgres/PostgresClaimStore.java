@@ -2,6 +2,7 @@ package flashclaim.store.postgres;
 
 import flashclaim.Deadline;
 import flashclaim.campaign.Campaign;
+import flashclaim.campaign.CampaignId;
 import flashclaim.campaign.CouponCode;
 import flashclaim.claim.Claim;
 import flashclaim.claim.ClaimStore;
@@ -156,6 +157,15 @@ final class PostgresClaimStore implements ClaimStore {
             }
           }
         });
+  }
+
+  /**
+   * None: the pool is read only by the statement of a claim, which ends within that claim's
+   * deadline, and a claim that finds none left is answered sold out and proves it itself.
+   */
+  @Override
+  public Instant foundEmptyFrom(CampaignId campaign) {
+    return null;
   }
 
   @Override

@@ -153,6 +153,30 @@ class CandidatePoolTest {
   }
 
   @Test
+  void aProbeThatOutlivesItsClaimStillTellsWhenItFoundThePoolEmpty() throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    List<List<CandidatePool.Candidate>> answers = new ArrayList<>(List.of(List.of(), coupons(700, 1)));
+    CandidatePool pool = pool(0);
+    CandidatePool.Probe slow =
+        (limit, soldOutBefore) -> {
+          await(release);
+          return answers.remove(0);
+        };
+    assertThat(pool.foundEmptyFrom()).isNull();
+    Instant before = clock.instant();
+
+    assertThat(pool.take(before, in(Duration.ofMillis(100)), slow)).as("gave up at its deadline").isNull();
+    Instant gaveUp = clock.instant();
+    release.countDown();
+    waitFor(() -> pool.foundEmptyFrom() != null);
+
+    assertThat(pool.foundEmptyFrom()).isBetween(before, gaveUp);
+    // a probe that finds coupons again clears it
+    pool.take(clock.instant(), in(Duration.ofSeconds(5)), slow);
+    assertThat(pool.foundEmptyFrom()).isNull();
+  }
+
+  @Test
   void aFailedProbeFailsItsWaitersAndTheNextClaimProbesAgain() throws Exception {
     AtomicInteger probesRun = new AtomicInteger();
     CandidatePool pool = pool(0);
