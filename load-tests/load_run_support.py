@@ -647,6 +647,26 @@ def describe_sold_out_path(run_dir, instances, out):
 STATUS_READS = "flashclaim_status_stock_reads_total"
 
 
+def describe_sale_end(answers, out):
+    """When the pool's end was proven, as the client saw it: the last 201 and the first 410 (each
+    when its answer arrived, from the first attempt sent), and the 503s answered in between, which
+    a sale's end proven late (a query of the emptied pool slower than the claim deadline) shows."""
+    if not answers:
+        return
+    start = min(sent for sent, *_ in answers)
+    won = [sent + ms for sent, ms, status, *_ in answers if status == "201"]
+    gone = [sent + ms for sent, ms, status, *_ in answers if status == "410"]
+    if not won or not gone:
+        return
+    last, first = max(won), min(gone)
+    between = sum(1 for sent, ms, status, *_ in answers if status.startswith("503") and last < sent + ms < first)
+    out(
+        f"  sale's end: last coupon answered at {(last - start) / 1000:.1f} s, first 410 at "
+        f"{(first - start) / 1000:.1f} s (the pool's end proven {(first - last) / 1000:.1f} s after its last "
+        f"coupon; {between} 503s answered in between)"
+    )
+
+
 def describe_status(run_dir, run, outcome, checks, out):
     """W7 run next to the sale (--with-status): its answers per second and latency, where it fell
     in the sale, its assertions, and the stock reads of the status route per second per instance
@@ -1580,6 +1600,7 @@ def summary(run_dir):
     describe_resources(run, samples, top_others, out)
     describe_cpu_per_answer(run, samples, outcome, inside, out)
     describe_sold_out_path(run_dir, run["instances"], out)
+    describe_sale_end(answers, out)
     describe_front_end_wait(run_dir, run["instances"], out)
     healthy = run.get("healthyAfter", 0)
     checks.store(healthy == run["instances"], f"every instance alive and /health UP after the run ({healthy} of {run['instances']})")
