@@ -155,13 +155,13 @@ public abstract class IdempotencyKeyContract extends MultiInstanceTest {
     String campaign = newCampaign(1, 10);
     String claims = "/v1/campaigns/" + campaign + "/claims";
 
-    Api.Response alice = post(instance(0), claims, Tokens.user("alice"), null, "same-key");
-    Api.Response bob = post(instance(1), claims, Tokens.user("bob"), null, "same-key");
-    Api.Response aliceAgain = post(instance(2), claims, Tokens.user("alice"), null, "same-key");
-    Api.Response bobAgain = post(instance(0), claims, Tokens.user("bob"), null, "same-key");
+    Api.Response alice = claimed(instance(0), claims, Tokens.user("alice"), "same-key");
+    Api.Response bob = claimed(instance(1), claims, Tokens.user("bob"), "same-key");
+    Api.Response aliceAgain = claimed(instance(2), claims, Tokens.user("alice"), "same-key");
+    Api.Response bobAgain = claimed(instance(0), claims, Tokens.user("bob"), "same-key");
 
-    assertThat(alice.status()).isEqualTo(201);
-    assertThat(bob.status()).as("bob's key is not alice's").isEqualTo(201);
+    assertThat(alice.status()).as(alice.toString()).isIn(200, 201);
+    assertThat(bob.status()).as("bob's key is not alice's: %s", bob).isIn(200, 201);
     assertThat(bob.header(REPLAYED)).isNull();
     assertThat(bob.json().get("code")).isNotEqualTo(alice.json().get("code"));
     assertThat(aliceAgain.body()).isEqualTo(alice.body());
@@ -211,8 +211,8 @@ public abstract class IdempotencyKeyContract extends MultiInstanceTest {
     }
     assertThat(records()).isEmpty();
 
-    Api.Response retried = post(instance(0), claims, Tokens.user("alice"), null, "retry-me");
-    assertThat(retried.status()).isEqualTo(201);
+    Api.Response retried = claimed(instance(0), claims, Tokens.user("alice"), "retry-me");
+    assertThat(retried.status()).as(retried.toString()).isEqualTo(201);
     assertThat(retried.header(REPLAYED)).isNull();
     assertThat(records()).hasSize(1);
   }
@@ -302,12 +302,7 @@ public abstract class IdempotencyKeyContract extends MultiInstanceTest {
     assertProblem(
         post(instance(1), "/v1/campaigns/" + coming + "/claims", alice, null, "coming"), 404, "campaign-not-found");
     Api.createCampaign(instance(2), coming, 1, 1);
-    Api.Response claimed = post(instance(0), "/v1/campaigns/" + coming + "/claims", alice, null, "coming");
-    if (claimed.status() == 503) {
-      // a loaded machine may answer the claim 503 (busy at its deadline); a refusal is not stored,
-      // so the retry with the same key is answered afresh: the coupon, or the one that landed
-      claimed = post(instance(0), "/v1/campaigns/" + coming + "/claims", alice, null, "coming");
-    }
+    Api.Response claimed = claimed(instance(0), "/v1/campaigns/" + coming + "/claims", alice, "coming");
     assertThat(claimed.status()).as(claimed.toString()).isIn(200, 201);
 
     // 422: the refused request is not stored in place of the first, which is still replayed.
@@ -334,6 +329,15 @@ public abstract class IdempotencyKeyContract extends MultiInstanceTest {
             .header(KEY, key)
             .POST(HttpRequest.BodyPublishers.ofString(body))
             .build());
+  }
+
+  /**
+   * A claim whose answer the test needs final: a 503 (busy at its deadline, or refused by
+   * admission, on a loaded machine) is sent again with the same key, as a client does; a refusal
+   * is never stored, so the retry is answered afresh: the coupon, or the one that landed.
+   */
+  private static Api.Response claimed(URI url, String path, String token, String key) {
+    return Api.retrying503(() -> post(url, path, token, null, key));
   }
 
   private static Api.Response post(URI url, String path, String token, String json, String key) {
