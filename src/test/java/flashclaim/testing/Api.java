@@ -175,14 +175,17 @@ public final class Api {
   }
 
   /**
-   * The answer to {@code call}, sent again after half a second, up to ten times, while it is 503:
-   * what a client does when a loaded machine's store did not answer in time or admission refused.
+   * The answer to {@code call}, sent again while it is 503 (a loaded machine's store that did not
+   * answer in time, or admission's refusal) or 429 (a retry sooner than told), up to ten times,
+   * each after the answer's Retry-After (half a second without one), as a client does.
    */
   public static Response retrying503(Supplier<Response> call) {
     Response response = call.get();
-    for (int retry = 0; retry < 10 && response.status() == 503; retry++) {
+    for (int retry = 0; retry < 10 && (response.status() == 503 || response.status() == 429); retry++) {
+      String retryAfter = response.header("Retry-After");
+      long millis = retryAfter != null && retryAfter.matches("\\d{1,2}") ? Long.parseLong(retryAfter) * 1_000 : 500;
       try {
-        Thread.sleep(500);
+        Thread.sleep(millis);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IllegalStateException(e);
@@ -191,4 +194,5 @@ public final class Api {
     }
     return response;
   }
+
 }
