@@ -63,8 +63,9 @@ import java.util.concurrent.atomic.LongAdder;
  * flashclaim.sold-out.counter-read-interval} after the last one started; however many claims
  * arrive, an instance reads the counter at most once per interval (or per round trip, if longer).
  * No claim holds a thread while it waits ({@link #checkAsync}); the reads run on the I/O pool.
- * Reads happen only after this instance has seen the pool empty; a claim that wins a coupon drops
- * the campaign's proof, so claims of a pool with coupons never pay for a read.
+ * Reads happen only after this instance has seen the pool empty, or suspects it (below); a claim
+ * that wins a coupon drops the campaign's proof, so claims of a pool with coupons never pay for a
+ * read.
  *
  * <p><b>A query that outlived its claim.</b> On a saturated store a query of an emptied pool can
  * take longer than a claim's deadline: every claim then answers busy, none sees the empty result,
@@ -313,9 +314,7 @@ public class SoldOutProofs {
      * reads had begun.
      */
     synchronized boolean worthReading(Instant emptyFrom) {
-      return proof != null
-          || seenEmpty
-          || (emptyFrom != null && unchanged != null && !unchangedSince.isAfter(emptyFrom));
+      return proof != null || seenEmpty || (emptyFrom != null && unchangedBy(emptyFrom));
     }
 
     /**
@@ -323,9 +322,12 @@ public class SoldOutProofs {
      * seen}, with no addition in progress.
      */
     synchronized boolean unchangedFrom(PoolAdditions seen, Instant moment) {
-      return unchanged != null
-          && seen.nothingAddedSince(unchanged)
-          && !unchangedSince.isAfter(moment);
+      return unchangedBy(moment) && seen.nothingAddedSince(unchanged);
+    }
+
+    /** Whether the run of reads of one unchanged value began no later than {@code moment}. */
+    private boolean unchangedBy(Instant moment) {
+      return unchanged != null && !unchangedSince.isAfter(moment);
     }
 
     /** A read returned {@code value} now. */
