@@ -629,7 +629,8 @@ class BadInputTest {
                     Arguments.of(path, "oversized header section", oversized, 431),
                     Arguments.of(path, "malformed header", malformed, 400),
                     Arguments.of(path, "control character", control, 400),
-                    Arguments.of(path + "?q=" + "q".repeat(OVERSIZED_HEAD), "overlong line", List.of(), 414)));
+                    Arguments.of(path + "?q=" + "q".repeat(OVERSIZED_HEAD), "overlong line", List.of(), 414),
+                    Arguments.of(path + " b", "space in the target", List.of(), 400)));
   }
 
   /**

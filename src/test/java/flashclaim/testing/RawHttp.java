@@ -76,7 +76,7 @@ public final class RawHttp {
         unsent = e;
       }
       try {
-        Api.Response response = read(socket.getInputStream(), method.equals("HEAD"));
+        Api.Response response = read(socket.getInputStream(), method.equals("HEAD"), readable(target));
         ApiContract.check(method, target, response);
         return response;
       } catch (IOException e) {
@@ -96,7 +96,7 @@ public final class RawHttp {
    */
   public static Api.Response answer(Socket socket, String method, String target)
       throws IOException {
-    Api.Response response = read(socket.getInputStream(), method.equals("HEAD"));
+    Api.Response response = read(socket.getInputStream(), method.equals("HEAD"), readable(target));
     ApiContract.check(method, target, response);
     return response;
   }
@@ -106,7 +106,8 @@ public final class RawHttp {
    * complete answer does not hold the test up), or to the end of the stream when it has none. A
    * reset after part of an answer keeps what came.
    */
-  private static Api.Response read(InputStream in, boolean head) throws IOException {
+  private static Api.Response read(InputStream in, boolean head, boolean lineReadable)
+      throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     byte[] buffer = new byte[8192];
     while (true) {
@@ -122,15 +123,21 @@ public final class RawHttp {
       if (n >= 0) {
         bytes.write(buffer, 0, n);
       }
-      Api.Response response = parse(bytes.toByteArray(), head, n < 0);
+      Api.Response response = parse(bytes.toByteArray(), head, lineReadable, n < 0);
       if (response != null) {
         return response;
       }
     }
   }
 
+  /** Whether a request line with this target can be read: no space or control character. */
+  private static boolean readable(String target) {
+    return target.chars().allMatch(c -> c > 0x20 && c != 0x7f);
+  }
+
   /** The answer in {@code bytes}, or null while it is incomplete and more may come. */
-  private static Api.Response parse(byte[] bytes, boolean head, boolean ended) throws IOException {
+  private static Api.Response parse(byte[] bytes, boolean head, boolean lineReadable, boolean ended)
+      throws IOException {
     int end = indexOf(bytes, "\r\n\r\n".getBytes(StandardCharsets.US_ASCII), 0);
     if (end < 0) {
       if (ended) {
@@ -153,8 +160,9 @@ public final class RawHttp {
           .add(lines[i].substring(colon + 1).trim());
     }
     byte[] rest = Arrays.copyOfRange(bytes, end + 4, bytes.length);
-    // A request line over the limit is not read, so the server cannot know the method was HEAD.
-    if (head && rest.length > 0 && status != 414) {
+    // A request line the server could not read (over the limit, or a target with a space or a
+    // control character) leaves it without the method, so it cannot know the request was a HEAD.
+    if (head && rest.length > 0 && lineReadable && status != 414) {
       throw new IOException("an answer to HEAD went on past its head with " + rest.length + " bytes");
     }
     byte[] body;
