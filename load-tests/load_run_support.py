@@ -1542,6 +1542,13 @@ def summary(run_dir):
         f"  instances: {run['instances']}  users: {users}  coupons: {coupons}  duration: {run['duration']} s  "
         f"warm-up: {run.get('warmupSeconds', 0)} s  campaign: {run['campaignId']}"
     )
+    if run.get("clientWarmupCampaign"):
+        out(
+            f"  client warm-up: {run.get('clientWarmupSeconds', 0)} s of claims of the empty pool "
+            f"{run['clientWarmupCampaign']} just before the measured run (not tallied)"
+        )
+    elif "clientWarmupCampaign" in run:
+        out("  client warm-up: none (the client starts cold with the measured run)")
     out(
         f"  code {run.get('codeVersion', '?')}  service JVM: Java {run.get('serviceJava', '?')} "
         f"{run.get('serviceJavaOpts', '')}  cores per instance: {run.get('serviceCpus', 'all')}"
