@@ -82,6 +82,11 @@ import java.util.List;
  *     about this many times the drain rate, so that their retries, each an answer to give, do not
  *     take the cores the claims need. {@code 1}: every user told the turn after all earlier ones;
  *     {@code 0}: each told from the claims waiting alone, at least {@code min-retry-after}
+ * @param idleDrainGrowth a drain rate measured while claims waited, once no claim has waited for
+ *     more than one {@code drain-window}, grows by this factor each further window (up to the limit
+ *     over the mean hold) while it stands: the instance served all that came, paced by the turns
+ *     told from that rate, and an idle instance tells turns sooner until claims wait again and
+ *     the drain is measured. {@code 1}: off (the measure stands as it was)
  */
 @ConfigurationProperties("flashclaim.admission")
 public record AdmissionConfig(
@@ -104,7 +109,8 @@ public record AdmissionConfig(
     @Bindable(defaultValue = "150ms") Duration holdGrace,
     @Bindable(defaultValue = "0ms") Duration holdSlack,
     @Bindable(defaultValue = "true") boolean appointments,
-    @Bindable(defaultValue = "4") double returnsPerSlot) {
+    @Bindable(defaultValue = "4") double returnsPerSlot,
+    @Bindable(defaultValue = "2") double idleDrainGrowth) {
 
   /** The names of the limit algorithms. */
   public static final List<String> LIMITS = List.of("gradient2", "vegas", "fixed");
@@ -156,6 +162,9 @@ public record AdmissionConfig(
     require(
         bookHeadroom >= 1 && bookHeadroom <= 10,
         "flashclaim.admission.book-headroom must be between 1 and 10");
+    require(
+        idleDrainGrowth >= 1 && idleDrainGrowth <= 100,
+        "flashclaim.admission.idle-drain-growth must be between 1 (off) and 100");
   }
 
   private static void require(boolean condition, String message) {

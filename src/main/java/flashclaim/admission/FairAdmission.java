@@ -184,6 +184,8 @@ public final class FairAdmission {
   private Instant lastBusyFree;
   /** When a slot was last freed while claims waited; guarded by {@code lock}. */
   private Instant lastBusyAt = Instant.EPOCH;
+  /** When a claim that came last found no free slot and waited; guarded by {@code lock}. */
+  private Instant lastWaitedAt = Instant.EPOCH;
   /** Every slot freed by a claim that ran, weighted by how recent; guarded by {@code lock}. */
   private double frees;
   /** When a slot was last freed by a claim that ran; guarded by {@code lock}. */
@@ -191,6 +193,8 @@ public final class FairAdmission {
   private final double drainWindowSeconds;
   /** New users' turns are booked at this many times the drain rate. */
   private final double bookHeadroom;
+  /** A measured drain rate grows by this factor each window without claims waiting, after one. */
+  private final double idleDrainGrowth;
   /** Fewer slots freed while claims waited (weighted) than this measure no drain rate. */
   private static final double MIN_BUSY_FREES = 20;
   /** A measured drain rate stands this many windows after the last slot freed while claims waited. */
@@ -269,6 +273,7 @@ public final class FairAdmission {
     this.smoothing = config.serviceTimeSmoothing();
     this.drainWindowSeconds = config.drainWindow().toNanos() / 1e9;
     this.bookHeadroom = config.bookHeadroom();
+    this.idleDrainGrowth = config.idleDrainGrowth();
     this.clock = clock;
     this.timer = timer;
     this.random = random;
@@ -460,6 +465,9 @@ public final class FairAdmission {
       waiter = new Waiter(arrival, sequence++, now);
       queue.add(waiter);
       admitWhileFree(effects);
+      if (!queue.isEmpty()) {
+        lastWaitedAt = now;
+      }
       while (queue.size() > maxQueued) {
         Waiter latest = queue.pollLast();
         effects.add(
@@ -703,12 +711,25 @@ public final class FairAdmission {
    * limit (which misjudges it when the limit moves, or claims hold their slots longer while they
    * wait for the cores); never more than between the slots freed over the last window, waiting
    * or not. NaN until a claim has been measured. Must hold {@code lock}.
+   *
+   * <p>A measure that stands while no claim has waited for more than a window is a floor, not the
+   * drain: the instance served everything that came, and what came was paced by the turns told
+   * from that measure (users come back at their turns), so the slots freed follow the measure
+   * and never show a faster drain. It then grows by {@code idle-drain-growth} each further
+   * window, up to the limit over the mean hold: turns are told sooner, until claims wait again and
+   * the drain is measured.
    */
   private double secondsPerSlot(Instant now) {
     double perSlot;
-    if (busyFrees >= MIN_BUSY_FREES
-        && seconds(lastBusyAt, now) <= DRAIN_WINDOWS_VALID * drainWindowSeconds) {
+    double sinceBusy = seconds(lastBusyAt, now);
+    if (busyFrees >= MIN_BUSY_FREES && sinceBusy <= DRAIN_WINDOWS_VALID * drainWindowSeconds) {
       perSlot = busySeconds / busyFrees;
+      double open = meanHoldSeconds / limit();
+      Instant waited = lastWaitedAt.isAfter(lastBusyAt) ? lastWaitedAt : lastBusyAt;
+      double idleWindows = seconds(waited, now) / drainWindowSeconds - 1;
+      if (queue.isEmpty() && idleWindows > 0 && open < perSlot) {
+        perSlot = Math.max(open, perSlot / Math.pow(idleDrainGrowth, idleWindows));
+      }
     } else {
       perSlot = Double.isNaN(meanHoldSeconds) ? Double.NaN : meanHoldSeconds / limit();
     }

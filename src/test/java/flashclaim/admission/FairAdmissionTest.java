@@ -981,7 +981,7 @@ class FairAdmissionTest {
               Duration.ofSeconds(30), Duration.ZERO,
               0.5, 0.05, Duration.ofSeconds(1), 1.0,
               AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), Duration.ZERO,
-            Duration.ZERO, true, 4);
+            Duration.ZERO, true, 4, 2);
       assertThat(AdmissionFactory.limiter(config).getLimit()).as(limit).isEqualTo(20);
     }
   }
@@ -1052,6 +1052,91 @@ class FairAdmissionTest {
       alone.release(Result.SUCCESS);
     }
     assertThat(admission.drainRate()).isGreaterThan(60);
+  }
+
+  /**
+   * A drain measured while claims waited, then unused: users come back at the turns told from it
+   * (one every 25 ms) and are served in 10 ms each, nobody waits, and the slots freed follow the
+   * measure. After one window without a claim waiting it doubles each window, up to the limit
+   * over the mean hold (four slots, 10 ms: 400 a second); with {@code idle-drain-growth} 1 it
+   * stands as measured.
+   */
+  @Test
+  void aDrainThatNoClaimWaitsForGrowsUpToTheLimitOverTheMeanHold() {
+    for (double growth : new double[] {2, 1}) {
+      FairAdmission admission = withIdleDrainGrowth(growth);
+      drainFortyASecondWithClaimsWaiting(admission);
+      List<Double> rates = new ArrayList<>();
+      for (int i = 1; i <= 240; i++) { // 6 s: one every 25 ms, each done in 10 ms
+        FairAdmission.Permit alone = admitted(admission.enterAgain(clock.instant(), LATER));
+        clock.move(Duration.ofMillis(10));
+        alone.release(Result.SUCCESS);
+        clock.move(Duration.ofMillis(15));
+        if (i % 40 == 0) {
+          rates.add(admission.drainRate());
+        }
+      }
+      if (growth == 1) {
+        assertThat(rates).as("off").allSatisfy(rate -> assertThat(rate).isCloseTo(40, within(3.0)));
+        continue;
+      }
+      assertThat(rates.get(0)).as("one window without a claim waiting").isCloseTo(40, within(4.0));
+      assertThat(rates.get(1)).as("two").isCloseTo(80, within(8.0));
+      assertThat(rates.get(2)).as("three").isCloseTo(160, within(16.0));
+      assertThat(rates.get(5)).as("six: the limit over the mean hold").isCloseTo(400, within(1.0));
+      assertThat(rates).allSatisfy(rate -> assertThat(rate).isLessThanOrEqualTo(400.5));
+    }
+  }
+
+  /**
+   * Claims that wait for slots that are not freed (a store that stopped answering) are no sign of
+   * an idle instance: the measured drain stands.
+   */
+  @Test
+  void aDrainDoesNotGrowWhileClaimsWait() {
+    FairAdmission admission = withIdleDrainGrowth(2);
+    drainFortyASecondWithClaimsWaiting(admission);
+    FairAdmission.Permit quick = admitted(admission.enterAgain(clock.instant(), LATER));
+    clock.move(Duration.ofMillis(10));
+    quick.release(Result.SUCCESS); // the limit over the mean hold: 400 a second
+    List<FairAdmission.Permit> stuck = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      stuck.add(admitted(admission.enterAgain(clock.instant(), LATER)));
+    }
+    CompletionStage<Entry> waiting = admission.enterAgain(clock.instant(), LATER);
+    clock.move(Duration.ofSeconds(5));
+    assertThat(waiting.toCompletableFuture()).isNotDone();
+    assertThat(admission.drainRate()).isCloseTo(40, within(2.0));
+    stuck.forEach(permit -> permit.release(Result.SUCCESS));
+  }
+
+  /** Four slots, a line of 100, no appointments, the given {@code idle-drain-growth}. */
+  private FairAdmission withIdleDrainGrowth(double growth) {
+    AdmissionConfig config = config(4, 100, false, Duration.ZERO, 4, growth);
+    return new FairAdmission(config, AdmissionFactory.limiter(config), clock, timer, () -> 0.5);
+  }
+
+  /** Four slots, 60 claims waiting, each held 100 ms: one freed every 25 ms, 40 a second. */
+  private void drainFortyASecondWithClaimsWaiting(FairAdmission admission) {
+    ArrayDeque<FairAdmission.Permit> running = new ArrayDeque<>();
+    for (int i = 0; i < 4; i++) {
+      running.add(admitted(admission.enterAgain(clock.instant(), LATER)));
+      clock.move(Duration.ofMillis(25));
+    }
+    List<CompletionStage<Entry>> waiting = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      waiting.add(admission.enterAgain(clock.instant(), LATER));
+    }
+    for (CompletionStage<Entry> next : waiting) {
+      running.poll().release(Result.SUCCESS);
+      running.add(admitted(next));
+      clock.move(Duration.ofMillis(25));
+    }
+    while (!running.isEmpty()) {
+      running.poll().release(Result.SUCCESS);
+      clock.move(Duration.ofMillis(25));
+    }
+    assertThat(admission.drainRate()).isCloseTo(40, within(2.0));
   }
 
   /** Admits and releases one claim held for {@code hold}, so that the drain rate is measured. */
@@ -1233,12 +1318,23 @@ class FairAdmissionTest {
   /** {@link #config(int, int, boolean, Duration)} with {@code returns-per-slot}. */
   private static AdmissionConfig config(
       int limit, int maxQueued, boolean appointments, Duration holdGrace, double returnsPerSlot) {
+    return config(limit, maxQueued, appointments, holdGrace, returnsPerSlot, 2);
+  }
+
+  /** {@link #config(int, int, boolean, Duration, double)} with {@code idle-drain-growth}. */
+  private static AdmissionConfig config(
+      int limit,
+      int maxQueued,
+      boolean appointments,
+      Duration holdGrace,
+      double returnsPerSlot,
+      double idleDrainGrowth) {
     return new AdmissionConfig(
         "fixed", limit, 1, limit, maxQueued, Duration.ZERO, Duration.ofSeconds(2),
         Duration.ofSeconds(30),
         Duration.ofMinutes(5), Duration.ZERO, 0.5, 1, Duration.ofSeconds(1), 1.0,
         AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), holdGrace, Duration.ZERO,
-        appointments, returnsPerSlot);
+        appointments, returnsPerSlot, idleDrainGrowth);
   }
 
   private static FairAdmission.Permit admitted(CompletionStage<Entry> entry) {

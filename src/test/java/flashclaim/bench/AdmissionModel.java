@@ -64,6 +64,7 @@ import java.util.Random;
  * {@code flashclaim.admission.fleet.hold-for-others}, with fleet) and fleetHoldSlackMs (150, {@code
  * fleet.hold-slack}); skewMs (0): the last instance's clock is this far ahead, and it stamps its
  * new users' first arrivals so; returnsPerSlot (4, {@code flashclaim.admission.returns-per-slot});
+ * idleDrainGrowth (2, {@code flashclaim.admission.idle-drain-growth}; 1: off);
  * attemptCpuMs (0: off) and cores (2): every attempt, answered or refused, takes this much of
  * the cores' time, which answer attempts one after another: beyond cores / attemptCpuMs attempts
  * a second they queue unseen (delayMs is then unused), and a client whose attempt is not seen
@@ -158,6 +159,7 @@ public final class AdmissionModel {
       long fleetHoldSlackMs,
       long skewMs,
       double returnsPerSlot,
+      double idleDrainGrowth,
       double attemptCpuMs,
       int cores,
       long timeoutMs) {
@@ -209,7 +211,8 @@ public final class AdmissionModel {
             Duration.ofMillis(holdGraceMs),
             Duration.ofMillis(holdSlackMs),
             appointments,
-            returnsPerSlot);
+            returnsPerSlot,
+            idleDrainGrowth);
     WaitTimer timer =
         (delay, action) -> {
           Event event = at(clock.instant().plus(delay), action);
@@ -280,6 +283,7 @@ public final class AdmissionModel {
             Long.parseLong(given.getOrDefault("fleetHoldSlackMs", "150")),
             Long.parseLong(given.getOrDefault("skewMs", "0")),
             Double.parseDouble(given.getOrDefault("returnsPerSlot", "4")),
+            Double.parseDouble(given.getOrDefault("idleDrainGrowth", "2")),
             Double.parseDouble(given.getOrDefault("attemptCpuMs", "0")),
             Integer.parseInt(given.getOrDefault("cores", "2")),
             Long.parseLong(given.getOrDefault("timeoutMs", "10000")));
