@@ -659,6 +659,14 @@ def describe_sale_end(answers, out):
     if not won or not gone:
         return
     last, first = max(won), min(gone)
+    if first < last:
+        # a 201 slow to reach its client (sent before the pool ran out) arrives after a 410
+        out(
+            f"  sale's end: last coupon answered at {(last - start) / 1000:.1f} s, first 410 at "
+            f"{(first - start) / 1000:.1f} s (the last coupon's answer reached its client "
+            f"{(last - first) / 1000:.1f} s after the first 410 reached another)"
+        )
+        return
     between = sum(1 for sent, ms, status, *_ in answers if status.startswith("503") and last < sent + ms < first)
     out(
         f"  sale's end: last coupon answered at {(last - start) / 1000:.1f} s, first 410 at "
