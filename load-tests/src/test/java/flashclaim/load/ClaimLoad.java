@@ -103,6 +103,10 @@ import javax.crypto.spec.SecretKeySpec;
  *   <li>{@code clientWarmUpCampaignId}, {@code clientWarmUpSeconds} (5): before the measured
  *       run, the client warms itself up against that campaign (a pool proven empty) at the
  *       measured run's rate, untallied (see {@link #afterClientWarmUp}); none by default
+ *   <li>{@code balance} ({@code user}): how a user's attempts reach the instances: {@code user}
+ *       sends every attempt of a user to the instance of their first (round-robin over the
+ *       users, a sticky client), {@code attempt} sends each retry to the next instance in turn
+ *       over all retries, as a load balancer that picks an instance per request does
  *   <li>{@code floorP99Ms}: the p99 of the cheapest answer measured in the same run at the same
  *       rate ({@code bin/load-run}'s floor phase); when set, the p99 assertion is {@code
  *       floorP99Ms + p99OverFloorMs} (1,000) instead of {@code p99Ms}
@@ -138,6 +142,10 @@ public final class ClaimLoad {
   private final String workload;
   private final List<String> baseUrls;
   private final LiveUrls liveUrls;
+  /** Whether each retry goes to the next instance in turn ({@code -Dbalance=attempt}). */
+  private final boolean balancePerAttempt;
+  /** The retries spread so far, for the next instance's turn. */
+  private final AtomicLong retriesSpread = new AtomicLong();
   private final String campaignId;
   private final int users;
   private final int coupons;
@@ -275,6 +283,11 @@ public final class ClaimLoad {
     }
     String more = System.getProperty("baseUrlsFile", "");
     this.liveUrls = new LiveUrls(baseUrls, more.isBlank() ? null : Path.of(more));
+    String balance = System.getProperty("balance", "user").trim();
+    if (!balance.equals("user") && !balance.equals("attempt")) {
+      throw new IllegalArgumentException("-Dbalance must be user or attempt, not " + balance);
+    }
+    this.balancePerAttempt = balance.equals("attempt");
     this.campaignId = System.getProperty("campaignId", "load");
     this.users = positive("users", defaults.users());
     this.coupons = Integer.getInteger("coupons", defaults.coupons());
@@ -545,6 +558,9 @@ public final class ClaimLoad {
                   if (session.getInt("attempt") == 0) {
                     tally.clicked(session.getString("userId"), System.nanoTime());
                     session = session.set("firstSentAt", now);
+                  } else if (balancePerAttempt) {
+                    session =
+                        session.set("baseUrl", liveUrls.pick(retriesSpread.getAndIncrement()));
                   }
                   return session
                       .removeAll("status", "retryAfter", "retryAfterMs", "code", "problem", "newTicket")
@@ -779,7 +795,7 @@ public final class ClaimLoad {
         Locale.ROOT,
         "flashclaim %s: %s; %d users, %d coupons, %d s, campaign %s, run %s, %s, start %d%n",
         workload,
-        shape,
+        balancePerAttempt ? shape + ", each retry to the next instance in turn" : shape,
         users,
         coupons,
         duration.toSeconds(),
