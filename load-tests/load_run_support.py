@@ -659,20 +659,18 @@ def describe_sale_end(answers, out):
     if not won or not gone:
         return
     last, first = max(won), min(gone)
+    times = (
+        f"  sale's end: last coupon answered at {(last - start) / 1000:.1f} s, first 410 at "
+        f"{(first - start) / 1000:.1f} s"
+    )
     if first < last:
         # a 201 slow to reach its client (sent before the pool ran out) arrives after a 410
-        out(
-            f"  sale's end: last coupon answered at {(last - start) / 1000:.1f} s, first 410 at "
-            f"{(first - start) / 1000:.1f} s (the last coupon's answer reached its client "
-            f"{(last - first) / 1000:.1f} s after the first 410 reached another)"
-        )
+        out(f"{times} (the last coupon's answer reached its client {(last - first) / 1000:.1f} s after "
+            f"the first 410 reached another)")
         return
     between = sum(1 for sent, ms, status, *_ in answers if status.startswith("503") and last < sent + ms < first)
-    out(
-        f"  sale's end: last coupon answered at {(last - start) / 1000:.1f} s, first 410 at "
-        f"{(first - start) / 1000:.1f} s (the pool's end proven {(first - last) / 1000:.1f} s after its last "
-        f"coupon; {between} 503s answered in between)"
-    )
+    out(f"{times} (the pool's end proven {(first - last) / 1000:.1f} s after its last coupon; "
+        f"{between} 503s answered in between)")
 
 
 def describe_status(run_dir, run, outcome, checks, out):

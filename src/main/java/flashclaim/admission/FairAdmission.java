@@ -721,17 +721,18 @@ public final class FairAdmission {
    */
   private double secondsPerSlot(Instant now) {
     double perSlot;
+    // the mean hold over the limit: NaN until a claim has been measured
+    double open = meanHoldSeconds / limit();
     double sinceBusy = seconds(lastBusyAt, now);
     if (busyFrees >= MIN_BUSY_FREES && sinceBusy <= DRAIN_WINDOWS_VALID * drainWindowSeconds) {
       perSlot = busySeconds / busyFrees;
-      double open = meanHoldSeconds / limit();
       Instant waited = lastWaitedAt.isAfter(lastBusyAt) ? lastWaitedAt : lastBusyAt;
       double idleWindows = seconds(waited, now) / drainWindowSeconds - 1;
       if (queue.isEmpty() && idleWindows > 0 && open < perSlot) {
         perSlot = Math.max(open, perSlot / Math.pow(idleDrainGrowth, idleWindows));
       }
     } else {
-      perSlot = Double.isNaN(meanHoldSeconds) ? Double.NaN : meanHoldSeconds / limit();
+      perSlot = open;
     }
     // the slots freed per second over the last window, waiting or not, are a floor of the drain: a
     // rate measured in a slow moment (a cold start) is not kept while the instance serves faster

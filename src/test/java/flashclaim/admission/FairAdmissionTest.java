@@ -1003,20 +1003,7 @@ class FairAdmissionTest {
             clock,
             timer,
             () -> 0.5);
-    ArrayDeque<FairAdmission.Permit> running = new ArrayDeque<>();
-    List<CompletionStage<Entry>> waiting = new ArrayList<>();
-    for (int i = 0; i < 4; i++) {
-      running.add(admitted(admission.enterAgain(clock.instant(), LATER)));
-      clock.move(Duration.ofMillis(25));
-    }
-    for (int i = 0; i < 60; i++) {
-      waiting.add(admission.enterAgain(clock.instant(), LATER));
-    }
-    for (int i = 0; i < 50; i++) { // each runs 100 ms; one ends every 25 ms
-      running.poll().release(Result.SUCCESS);
-      running.add(admitted(waiting.get(i)));
-      clock.move(Duration.ofMillis(25));
-    }
+    drainFortyASecondWithClaimsWaiting(admission); // each runs 100 ms; one ends every 25 ms
     limit.setLimit(1);
     assertThat(admission.drainRate()).isCloseTo(40, within(2.0));
 

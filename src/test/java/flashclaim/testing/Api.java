@@ -181,9 +181,14 @@ public final class Api {
    */
   public static Response retrying503(Supplier<Response> call) {
     Response response = call.get();
-    for (int retry = 0; retry < 10 && (response.status() == 503 || response.status() == 429); retry++) {
+    for (int retry = 0;
+        retry < 10 && (response.status() == 503 || response.status() == 429);
+        retry++) {
       String retryAfter = response.header("Retry-After");
-      long millis = retryAfter != null && retryAfter.matches("\\d{1,2}") ? Long.parseLong(retryAfter) * 1_000 : 500;
+      long millis =
+          retryAfter != null && retryAfter.matches("\\d{1,2}")
+              ? Long.parseLong(retryAfter) * 1_000
+              : 500;
       try {
         Thread.sleep(millis);
       } catch (InterruptedException e) {
@@ -194,5 +199,4 @@ public final class Api {
     }
     return response;
   }
-
 }
