@@ -104,7 +104,9 @@ public abstract class AuditContract extends MultiInstanceTest {
     String campaign = newCampaign(1, 12);
     List<Claimer.Result> claims =
         runAll(6, i -> () -> Claimer.claimUntilFinal(instance(i), campaign, "holder" + i));
-    assertThat(claims).allSatisfy(r -> assertThat(r.status()).isEqualTo(201));
+    // 200: an attempt answered 503 had landed (on a loaded machine the store answered after its
+    // deadline), and the retry found the user's coupon; either way each user holds one
+    assertThat(claims).allSatisfy(r -> assertThat(r.status()).as(r.toString()).isIn(200, 201));
     assertThat(audit(0, campaign)).containsEntry("ok", true).containsEntry("problemCount", 0);
     String held = claims.get(0).code();
     String free =
@@ -191,7 +193,7 @@ public abstract class AuditContract extends MultiInstanceTest {
       loser++;
     }
     Claimer.Result retry = Claimer.claimUntilFinal(instance(loser), campaign, "seeker" + loser);
-    assertThat(retry.status()).as(retry.toString()).isEqualTo(201);
+    assertThat(retry.status()).as(retry.toString()).isIn(200, 201); // 200: a 503 that had landed
     assertThat(retry.code()).isEqualTo(free);
     for (int i = 0; i < INSTANCES; i++) {
       assertThat(audit(i, campaign))

@@ -2,6 +2,7 @@ package flashclaim.campaign;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flashclaim.claim.ClosedHolders;
 import flashclaim.testing.Api;
 import flashclaim.testing.Claimer;
 import flashclaim.testing.MultiInstanceTest;
@@ -10,6 +11,7 @@ import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +25,9 @@ import org.junit.jupiter.api.Test;
  * Pause and resume across {@value MultiInstanceTest#INSTANCES} instances, while claims arrive at
  * every one of them: once the pause is acknowledged (the PATCH answered through instance 0), every
  * claim sent more than {@link #BOUND} later, on any instance, is answered 403 {@code
- * campaign-paused} and takes no coupon, until the resume; once the resume is acknowledged, claims
+ * campaign-paused} and takes no coupon, until the resume (which waits until every instance has read
+ * the paused campaign's holders and refuses from memory, so that a loaded machine's 503s to claims
+ * that read the store cannot hide every answer of the pause); once the resume is acknowledged, claims
  * sent more than {@link #BOUND} later are served again on every instance. The coupons assigned are
  * exactly the claims answered 201, with those answered 503 whose user holds a coupon when they
  * retry after the run (read from the store), and the test reports how many 201s came
@@ -69,10 +73,15 @@ public abstract class PauseContract extends MultiInstanceTest {
     }
 
     Thread.sleep(500);
+    long[] snapshotsBefore = closedHolderLoads();
     Api.Response paused = patch(instance(0), campaign, true);
     long pauseAcked = System.nanoTime();
     assertThat(paused.status()).as(paused.body()).isEqualTo(200);
     Thread.sleep(BOUND.toMillis() + 3_000);
+    // Until an instance has read the paused campaign's holders, each claim reads its user's claims,
+    // which a loaded machine may answer 503; after, a claim is refused from memory.
+    awaitHolderSnapshots(snapshotsBefore);
+    Thread.sleep(1_000);
     long resumeSent = System.nanoTime();
     Api.Response resumed = patch(instance(1), campaign, false);
     long resumeAcked = System.nanoTime();
@@ -140,6 +149,39 @@ public abstract class PauseContract extends MultiInstanceTest {
     assertThat(created).isLessThan(COUPONS);
     assertStoreConsistent(campaign, created);
     assertAuditOk(campaign, created);
+  }
+
+  /** How many closed campaigns' holders each instance has read ({@link ClosedHolders#loads}). */
+  private long[] closedHolderLoads() {
+    return instances.stream()
+        .mapToLong(i -> i.context().getBean(ClosedHolders.class).loads())
+        .toArray();
+  }
+
+  /**
+   * Waits until every instance has read the holders of one more closed campaign than {@code
+   * before}: the pause's, which it reads once the pause settled (about 5 s after it saw it).
+   */
+  private void awaitHolderSnapshots(long[] before) throws InterruptedException {
+    long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+    long[] now = closedHolderLoads();
+    while (!loadedOneMore(before, now) && System.nanoTime() < until) {
+      Thread.sleep(100);
+      now = closedHolderLoads();
+    }
+    assertThat(loadedOneMore(before, now))
+        .as("every instance read the paused campaign's holders: before %s, now %s",
+            Arrays.toString(before), Arrays.toString(now))
+        .isTrue();
+  }
+
+  private static boolean loadedOneMore(long[] before, long[] now) {
+    for (int i = 0; i < before.length; i++) {
+      if (now[i] <= before[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static Api.Response patch(URI instance, String campaign, boolean paused) {
