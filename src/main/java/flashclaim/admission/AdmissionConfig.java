@@ -87,6 +87,11 @@ import java.util.List;
  *     over the mean hold) while it stands: the instance served all that came, paced by the turns
  *     told from that rate, and an idle instance tells turns sooner until claims wait again and
  *     the drain is measured. {@code 1}: off (the measure stands as it was)
+ * @param earlyWhenIdle a user who comes back before the turn their ticket carries is served
+ *     anyway when a slot is free, nobody waits in line and no user who clicked earlier is due back
+ *     (here, or by the fleet front at another instance): the turn was told from a drain rate the
+ *     instance now beats, and a slot left idle serves nobody. {@code false}: such a user is
+ *     always told the rest of their wait
  */
 @ConfigurationProperties("flashclaim.admission")
 public record AdmissionConfig(
@@ -110,7 +115,8 @@ public record AdmissionConfig(
     @Bindable(defaultValue = "0ms") Duration holdSlack,
     @Bindable(defaultValue = "true") boolean appointments,
     @Bindable(defaultValue = "4") double returnsPerSlot,
-    @Bindable(defaultValue = "2") double idleDrainGrowth) {
+    @Bindable(defaultValue = "2") double idleDrainGrowth,
+    @Bindable(defaultValue = "true") boolean earlyWhenIdle) {
 
   /** The names of the limit algorithms. */
   public static final List<String> LIMITS = List.of("gradient2", "vegas", "fixed");

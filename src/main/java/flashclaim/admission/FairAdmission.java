@@ -195,6 +195,8 @@ public final class FairAdmission {
   private final double bookHeadroom;
   /** A measured drain rate grows by this factor each window without claims waiting, after one. */
   private final double idleDrainGrowth;
+  /** Serve a user back before their told turn when nothing else would use the free slot. */
+  private final boolean earlyWhenIdle;
   /** Fewer slots freed while claims waited (weighted) than this measure no drain rate. */
   private static final double MIN_BUSY_FREES = 20;
   /** A measured drain rate stands this many windows after the last slot freed while claims waited. */
@@ -220,6 +222,7 @@ public final class FairAdmission {
   private final LongAdder bookResets = new LongAdder();
   /** Times free slots were left to a user due back rather than given to a later arrival. */
   private final LongAdder slotsHeld = new LongAdder();
+  private final LongAdder servedEarly = new LongAdder();
   /**
    * The latest turn a fleet floor made this instance tell a new user; guarded by {@code lock}. New
    * users are told no earlier turn, so a floor that falls between two reads never tells a later
@@ -274,6 +277,7 @@ public final class FairAdmission {
     this.drainWindowSeconds = config.drainWindow().toNanos() / 1e9;
     this.bookHeadroom = config.bookHeadroom();
     this.idleDrainGrowth = config.idleDrainGrowth();
+    this.earlyWhenIdle = config.earlyWhenIdle();
     this.clock = clock;
     this.timer = timer;
     this.random = random;
@@ -358,7 +362,7 @@ public final class FairAdmission {
         return Optional.empty();
       }
       Instant now = clock.instant();
-      if (returning && beforeTheirTurn(toldTurn, waitUntil)) {
+      if (returning && beforeTheirTurn(toldTurn, waitUntil) && !idleFor(arrival, now)) {
         showUps.back(now);
         return Optional.of(toldTurn(toldTurn, arrival, now));
       }
@@ -441,7 +445,10 @@ public final class FairAdmission {
       if (returning) {
         showUps.back(now);
         if (beforeTheirTurn(toldTurn, waitUntil)) {
-          return CompletableFuture.completedFuture(toldTurn(toldTurn, arrival, now));
+          if (!idleFor(arrival, now)) {
+            return CompletableFuture.completedFuture(toldTurn(toldTurn, arrival, now));
+          }
+          servedEarly.increment();
         }
         if (heldBack != null) {
           heldBack.back(arrival);
@@ -663,6 +670,14 @@ public final class FairAdmission {
    */
   public long slotsHeld() {
     return slotsHeld.sum();
+  }
+
+  /**
+   * Users served, so far, before the turn their ticket carries, because a slot was free and
+   * nothing else would use it ({@code early-when-idle}).
+   */
+  public long servedEarly() {
+    return servedEarly.sum();
   }
 
   /** Claims refused for {@code reason} so far. */
@@ -1109,6 +1124,24 @@ public final class FairAdmission {
     return turn.isAfter(now.plus(wait))
         ? new Entry.Refused(refused.reason(), wait, turn)
         : refused;
+  }
+
+  /**
+   * Whether a user who first arrived at {@code arrival}, back before their told turn, may be served
+   * now anyway ({@code early-when-idle}): a slot is free, nobody waits in line, and no user who
+   * clicked earlier is due back, to this instance ({@link HeldBack}) or, by the fleet front, to
+   * another. Their turn was told from a drain rate that this instance now beats; a slot left idle
+   * serves nobody, and nobody who clicked earlier is owed it. Must hold {@code lock}.
+   */
+  private boolean idleFor(Instant arrival, Instant now) {
+    if (!earlyWhenIdle || !queue.isEmpty() || limiter.getInflight() >= limiter.getLimit()) {
+      return false;
+    }
+    if (heldBack != null && heldBack.heldUntil(arrival, now) != null) {
+      return false;
+    }
+    FleetFront front = fleetFront.get();
+    return front == null || !front.until().isAfter(now) || !arrival.isAfter(front.servingUpTo());
   }
 
   /**

@@ -292,6 +292,66 @@ class FairAdmissionTest {
     assertThat(admission.queued()).isEqualTo(1);
   }
 
+  /**
+   * A user back before the turn their ticket carries is served anyway when a slot is free, nobody
+   * waits in line and nobody who clicked earlier is due back (the fleet front here): the turn was
+   * told from a drain rate the instance now beats. While the slots are taken, while the front
+   * stands before them, or with {@code early-when-idle} off, they are told the rest of their wait.
+   */
+  @Test
+  void aUserBackBeforeTheirTurnIsServedWhenASlotWouldOtherwiseIdle() {
+    for (boolean earlyWhenIdle : new boolean[] {true, false}) {
+      AdmissionConfig config =
+          config(2, 10, true, Duration.ofMillis(150), 4, 2, earlyWhenIdle);
+      FairAdmission admission =
+          new FairAdmission(
+              config, AdmissionFactory.limiter(config), clock, timer, () -> 0.999);
+      AtomicReference<FairAdmission.FleetFront> front = new AtomicReference<>();
+      admission.useFleetFront(front::get);
+      measureHoldTime(admission, Duration.ofMillis(100)); // a turn every 50 ms
+      Instant start = clock.instant();
+      Instant waitUntil = start.plusMillis(120);
+      FairAdmission.Permit one = admitted(admission.enter(T0.plusMillis(1), waitUntil));
+      FairAdmission.Permit two = admitted(admission.enter(T0.plusMillis(2), waitUntil));
+      Map<Integer, Entry.Refused> told = new HashMap<>();
+      for (int i = 3; i <= 1_000; i++) {
+        told.put(i, refused(admission.enter(T0.plusMillis(i), waitUntil)));
+      }
+      clock.move(Duration.ofSeconds(10)); // user 1,000's turn is 40 s away
+      assertThat(refused(back(admission, 1_000, told.get(1_000))).retryAfter())
+          .as("slots taken: the rest of the wait")
+          .isEqualTo(Duration.ofSeconds(30));
+      one.release(Result.SUCCESS);
+      two.release(Result.SUCCESS);
+
+      clock.move(Duration.ofMillis(20_010)); // users 601-999, told 30 s, are due back here
+      assertThat(refused(back(admission, 998, told.get(998))).retryAfter())
+          .as("a slot free, but users who clicked before are due back here")
+          .isEqualTo(Duration.between(clock.instant(), told.get(998).turn()));
+
+      clock.move(Duration.ofMillis(190)); // nobody due: their grace is over
+      front.set(new FairAdmission.FleetFront(T0.plusMillis(500), clock.instant().plusSeconds(1)));
+      assertThat(refused(back(admission, 999, told.get(999))).retryAfter())
+          .as("an earlier click due back to another instance")
+          .isEqualTo(Duration.between(clock.instant(), told.get(999).turn()));
+      front.set(null);
+      assertThat(admission.servedEarly()).isZero();
+      if (earlyWhenIdle) {
+        admitted(back(admission, 999, told.get(999)));
+        admitted(back(admission, 997, told.get(997)));
+        assertThat(refused(back(admission, 996, told.get(996))).retryAfter())
+            .as("both slots taken again")
+            .isEqualTo(Duration.between(clock.instant(), told.get(996).turn()));
+        assertThat(admission.servedEarly()).isEqualTo(2);
+      } else {
+        assertThat(refused(back(admission, 999, told.get(999))).retryAfter())
+            .as("early-when-idle off")
+            .isEqualTo(Duration.between(clock.instant(), told.get(999).turn()));
+        assertThat(admission.servedEarly()).isZero();
+      }
+    }
+  }
+
   /** User {@code i} (first arrival {@code i} ms after T0) comes back with the turn once told. */
   private CompletionStage<Entry> back(FairAdmission admission, int i, Entry.Refused told) {
     return admission.enterAgain(T0.plusMillis(i), told.turn(), clock.instant().plusSeconds(2));
@@ -981,7 +1041,7 @@ class FairAdmissionTest {
               Duration.ofSeconds(30), Duration.ZERO,
               0.5, 0.05, Duration.ofSeconds(1), 1.0,
               AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), Duration.ZERO,
-            Duration.ZERO, true, 4, 2);
+            Duration.ZERO, true, 4, 2, true);
       assertThat(AdmissionFactory.limiter(config).getLimit()).as(limit).isEqualTo(20);
     }
   }
@@ -1316,12 +1376,24 @@ class FairAdmissionTest {
       Duration holdGrace,
       double returnsPerSlot,
       double idleDrainGrowth) {
+    return config(limit, maxQueued, appointments, holdGrace, returnsPerSlot, idleDrainGrowth, true);
+  }
+
+  /** {@link #config(int, int, boolean, Duration, double, double)} with {@code early-when-idle}. */
+  private static AdmissionConfig config(
+      int limit,
+      int maxQueued,
+      boolean appointments,
+      Duration holdGrace,
+      double returnsPerSlot,
+      double idleDrainGrowth,
+      boolean earlyWhenIdle) {
     return new AdmissionConfig(
         "fixed", limit, 1, limit, maxQueued, Duration.ZERO, Duration.ofSeconds(2),
         Duration.ofSeconds(30),
         Duration.ofMinutes(5), Duration.ZERO, 0.5, 1, Duration.ofSeconds(1), 1.0,
         AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), holdGrace, Duration.ZERO,
-        appointments, returnsPerSlot, idleDrainGrowth);
+        appointments, returnsPerSlot, idleDrainGrowth, earlyWhenIdle);
   }
 
   private static FairAdmission.Permit admitted(CompletionStage<Entry> entry) {

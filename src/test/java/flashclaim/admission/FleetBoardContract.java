@@ -332,7 +332,7 @@ public abstract class FleetBoardContract extends StoreContract {
             Duration.ofSeconds(30), Duration.ZERO, 0.5,
             1, Duration.ofSeconds(1), 1.0,
             AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), holdGrace,
-            Duration.ZERO, true, 4, 2);
+            Duration.ZERO, true, 4, 2, true);
     FairAdmission admission =
         new FairAdmission(
             config,

@@ -64,7 +64,8 @@ import java.util.Random;
  * {@code flashclaim.admission.fleet.hold-for-others}, with fleet) and fleetHoldSlackMs (150, {@code
  * fleet.hold-slack}); skewMs (0): the last instance's clock is this far ahead, and it stamps its
  * new users' first arrivals so; returnsPerSlot (4, {@code flashclaim.admission.returns-per-slot});
- * idleDrainGrowth (2, {@code flashclaim.admission.idle-drain-growth}; 1: off);
+ * idleDrainGrowth (2, {@code flashclaim.admission.idle-drain-growth}; 1: off); earlyWhenIdle
+ * (true, {@code flashclaim.admission.early-when-idle});
  * attemptCpuMs (0: off) and cores (2): every attempt, answered or refused, takes this much of
  * the cores' time, which answer attempts one after another: beyond cores / attemptCpuMs attempts
  * a second they queue unseen (delayMs is then unused), and a client whose attempt is not seen
@@ -160,6 +161,7 @@ public final class AdmissionModel {
       long skewMs,
       double returnsPerSlot,
       double idleDrainGrowth,
+      boolean earlyWhenIdle,
       double attemptCpuMs,
       int cores,
       long timeoutMs) {
@@ -212,7 +214,7 @@ public final class AdmissionModel {
             Duration.ofMillis(holdSlackMs),
             appointments,
             returnsPerSlot,
-            idleDrainGrowth);
+            idleDrainGrowth, earlyWhenIdle);
     WaitTimer timer =
         (delay, action) -> {
           Event event = at(clock.instant().plus(delay), action);
@@ -284,6 +286,7 @@ public final class AdmissionModel {
             Long.parseLong(given.getOrDefault("skewMs", "0")),
             Double.parseDouble(given.getOrDefault("returnsPerSlot", "4")),
             Double.parseDouble(given.getOrDefault("idleDrainGrowth", "2")),
+            Boolean.parseBoolean(given.getOrDefault("earlyWhenIdle", "true")),
             Double.parseDouble(given.getOrDefault("attemptCpuMs", "0")),
             Integer.parseInt(given.getOrDefault("cores", "2")),
             Long.parseLong(given.getOrDefault("timeoutMs", "10000")));
@@ -318,7 +321,7 @@ public final class AdmissionModel {
     }
     return String.format(
         "FIFO %.4f (%d of the first %d), attempts %d, refusals %d, timed out %d, coupons left"
-            + " %d, last coupon at %.1f s, last answer at %.1f s, book resets %d",
+            + " %d, last coupon at %.1f s, last answer at %.1f s, book resets %d, served early %d",
         firstWon / (double) Math.min(coupons, users),
         firstWon,
         Math.min(coupons, users),
@@ -328,7 +331,8 @@ public final class AdmissionModel {
         stock,
         lastCouponNanos / 1e9,
         lastAnswer / 1e9,
-        java.util.Arrays.stream(admissions).mapToLong(FairAdmission::bookResets).sum());
+        java.util.Arrays.stream(admissions).mapToLong(FairAdmission::bookResets).sum(),
+        java.util.Arrays.stream(admissions).mapToLong(FairAdmission::servedEarly).sum());
   }
 
   private void attempt(int user, Instant firstArrival, int retries) {

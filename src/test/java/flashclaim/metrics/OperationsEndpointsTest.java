@@ -74,6 +74,7 @@ class OperationsEndpointsTest {
         .contains("flashclaim_admission_book_resets_total 0.0")
         .contains("flashclaim_admission_slots_held_total 0.0")
         .contains("flashclaim_admission_fleet_slots_held_total 0.0")
+        .contains("flashclaim_admission_served_early_total 0.0")
         .contains("flashclaim_admission_waited_total ")
         .contains("flashclaim_admission_waited_seconds_total ")
         .contains("flashclaim_http_event_loop_lag_seconds ")

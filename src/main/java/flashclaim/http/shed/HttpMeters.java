@@ -38,6 +38,8 @@ import java.util.function.ToDoubleFunction;
  *   <li>{@value #FLEET_SLOTS_HELD}: the times free slots were left idle because another instance
  *       of the fleet had told a user who clicked earlier than the first waiting here to come back,
  *       and they were due;
+ *   <li>{@value #SERVED_EARLY}: users served before the turn their ticket carries, because a slot
+ *       was free and nothing else would use it ({@code flashclaim.admission.early-when-idle});
  *   <li>{@value #CLAIMS_SHED}: claims refused, tagged {@code reason} {@code queue_full}, {@code
  *       deadline} or {@code shutting_down};
  *   <li>{@value #FRONT_END_READ}, {@value #FRONT_END_WAITED}: API requests that came with a
@@ -67,6 +69,7 @@ final class HttpMeters implements MeterBinder {
   static final String BOOK_RESETS = "flashclaim.admission.book.resets";
   static final String SLOTS_HELD = "flashclaim.admission.slots.held";
   static final String FLEET_SLOTS_HELD = "flashclaim.admission.fleet.slots.held";
+  static final String SERVED_EARLY = "flashclaim.admission.served.early";
   static final String CLAIMS_SHED = "flashclaim.admission.shed";
   static final String FRONT_END_READ = "flashclaim.http.front.end.arrivals";
   static final String FRONT_END_WAITED = "flashclaim.http.front.end.waited.seconds";
@@ -174,6 +177,12 @@ final class HttpMeters implements MeterBinder {
         claims,
         FairAdmission::fleetSlotsHeld,
         "times free slots were left to a user due back whom another instance told to come back");
+    counter(
+        registry,
+        SERVED_EARLY,
+        claims,
+        FairAdmission::servedEarly,
+        "users served before their told turn because a slot was free and nothing else would use it");
     for (Reason reason : Reason.values()) {
       FunctionCounter.builder(CLAIMS_SHED, claims, a -> a.refused(reason))
           .description("claims refused with 503")

@@ -58,6 +58,14 @@ class ClaimAdmissionTurnTest {
               config,
               new ClaimConfig(Duration.ofSeconds(2), Duration.ofSeconds(1)),
               sellOut);
+      // the instance's one slot is taken: with a slot free, a user back early is served
+      // (early-when-idle)
+      assertThat(
+              admission
+                  .enter(clock.instant(), clock.instant().plusSeconds(2))
+                  .toCompletableFuture()
+                  .join())
+          .isInstanceOf(FairAdmission.Entry.Admitted.class);
       Instant firstArrival = clock.instant();
       Ticket booked =
           tickets.first(firstArrival).withTurn(firstArrival.plusSeconds(60)); // far ahead
@@ -99,6 +107,6 @@ class ClaimAdmissionTurnTest {
         "fixed", 1, 1, 1, 10, Duration.ofMillis(100), Duration.ofSeconds(2),
         Duration.ofSeconds(30), Duration.ofMinutes(5), Duration.ofSeconds(1), 0.5, 0.05,
         Duration.ofSeconds(1), 1.2, AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10),
-        Duration.ofMillis(150), Duration.ZERO, true, 4, 2);
+        Duration.ofMillis(150), Duration.ZERO, true, 4, 2, true);
   }
 }
