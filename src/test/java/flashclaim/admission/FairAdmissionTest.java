@@ -1159,7 +1159,7 @@ class FairAdmissionTest {
 
   /** Four slots, a line of 100, no appointments, the given {@code idle-drain-growth}. */
   private FairAdmission withIdleDrainGrowth(double growth) {
-    AdmissionConfig config = config(4, 100, false, Duration.ZERO, 4, growth);
+    AdmissionConfig config = config(4, 100, false, Duration.ZERO, 4, growth, true);
     return new FairAdmission(config, AdmissionFactory.limiter(config), clock, timer, () -> 0.5);
   }
 
@@ -1365,21 +1365,13 @@ class FairAdmissionTest {
   /** {@link #config(int, int, boolean, Duration)} with {@code returns-per-slot}. */
   private static AdmissionConfig config(
       int limit, int maxQueued, boolean appointments, Duration holdGrace, double returnsPerSlot) {
-    return config(limit, maxQueued, appointments, holdGrace, returnsPerSlot, 2);
+    return config(limit, maxQueued, appointments, holdGrace, returnsPerSlot, 2, true);
   }
 
-  /** {@link #config(int, int, boolean, Duration, double)} with {@code idle-drain-growth}. */
-  private static AdmissionConfig config(
-      int limit,
-      int maxQueued,
-      boolean appointments,
-      Duration holdGrace,
-      double returnsPerSlot,
-      double idleDrainGrowth) {
-    return config(limit, maxQueued, appointments, holdGrace, returnsPerSlot, idleDrainGrowth, true);
-  }
-
-  /** {@link #config(int, int, boolean, Duration, double, double)} with {@code early-when-idle}. */
+  /**
+   * {@link #config(int, int, boolean, Duration, double)} with {@code idle-drain-growth} and {@code
+   * early-when-idle}.
+   */
   private static AdmissionConfig config(
       int limit,
       int maxQueued,
