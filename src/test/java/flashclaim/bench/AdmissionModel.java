@@ -65,7 +65,7 @@ import java.util.Random;
  * fleet.hold-slack}); skewMs (0): the last instance's clock is this far ahead, and it stamps its
  * new users' first arrivals so; returnsPerSlot (4, {@code flashclaim.admission.returns-per-slot});
  * idleDrainGrowth (2, {@code flashclaim.admission.idle-drain-growth}; 1: off); earlyWhenIdle
- * (true, {@code flashclaim.admission.early-when-idle});
+ * (false, {@code flashclaim.admission.early-when-idle});
  * attemptCpuMs (0: off) and cores (2): every attempt, answered or refused, takes this much of
  * the cores' time, which answer attempts one after another: beyond cores / attemptCpuMs attempts
  * a second they queue unseen (delayMs is then unused), and a client whose attempt is not seen
@@ -286,7 +286,7 @@ public final class AdmissionModel {
             Long.parseLong(given.getOrDefault("skewMs", "0")),
             Double.parseDouble(given.getOrDefault("returnsPerSlot", "4")),
             Double.parseDouble(given.getOrDefault("idleDrainGrowth", "2")),
-            Boolean.parseBoolean(given.getOrDefault("earlyWhenIdle", "true")),
+            Boolean.parseBoolean(given.getOrDefault("earlyWhenIdle", "false")),
             Double.parseDouble(given.getOrDefault("attemptCpuMs", "0")),
             Integer.parseInt(given.getOrDefault("cores", "2")),
             Long.parseLong(given.getOrDefault("timeoutMs", "10000")));
