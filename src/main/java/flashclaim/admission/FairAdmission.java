@@ -849,22 +849,42 @@ public final class FairAdmission {
       return false;
     }
     Instant now = clock.instant();
-    Instant at = heldBack == null ? null : heldBack.heldUntil(arrival, now);
+    Instant at = heldHere(arrival, now);
     if (at != null) {
       slotsHeld.increment();
     } else {
-      FleetFront front = fleetFront.get();
-      if (front == null || !front.until().isAfter(now) || !arrival.isAfter(front.servingUpTo())) {
+      at = heldByFleet(arrival, now);
+      if (at == null) {
         return false;
       }
       fleetSlotsHeld.increment();
-      at = front.until();
     }
     if (wakeAt == null || at.isBefore(wakeAt)) {
       wakeAt = at;
       timer.schedule(Duration.between(now, at).plusMillis(1), this::wake);
     }
     return true;
+  }
+
+  /**
+   * Until when a claim that first arrived at {@code arrival} leaves free slots to a user who clicked
+   * earlier and is due back to this instance ({@link HeldBack}); null when none is. Must hold
+   * {@code lock}.
+   */
+  private @Nullable Instant heldHere(Instant arrival, Instant now) {
+    return heldBack == null ? null : heldBack.heldUntil(arrival, now);
+  }
+
+  /**
+   * Until when a claim that first arrived at {@code arrival} leaves free slots to a user who clicked
+   * earlier and is due back to another instance (the fleet front, {@link #useFleetFront}); null
+   * when none is.
+   */
+  private @Nullable Instant heldByFleet(Instant arrival, Instant now) {
+    FleetFront front = fleetFront.get();
+    return front == null || !front.until().isAfter(now) || !arrival.isAfter(front.servingUpTo())
+        ? null
+        : front.until();
   }
 
   /** A hold may have ended: free slots go to the line again. */
@@ -1137,11 +1157,7 @@ public final class FairAdmission {
     if (!earlyWhenIdle || !queue.isEmpty() || limiter.getInflight() >= limiter.getLimit()) {
       return false;
     }
-    if (heldBack != null && heldBack.heldUntil(arrival, now) != null) {
-      return false;
-    }
-    FleetFront front = fleetFront.get();
-    return front == null || !front.until().isAfter(now) || !arrival.isAfter(front.servingUpTo());
+    return heldHere(arrival, now) == null && heldByFleet(arrival, now) == null;
   }
 
   /**

@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import flashclaim.claim.ClosedHolders;
 import flashclaim.testing.Api;
 import flashclaim.testing.Claimer;
+import flashclaim.testing.Concurrently;
 import flashclaim.testing.MultiInstanceTest;
 import flashclaim.testing.Tokens;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -163,25 +163,16 @@ public abstract class PauseContract extends MultiInstanceTest {
    * before}: the pause's, which it reads once the pause settled (about 5 s after it saw it).
    */
   private void awaitHolderSnapshots(long[] before) throws InterruptedException {
-    long until = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-    long[] now = closedHolderLoads();
-    while (!loadedOneMore(before, now) && System.nanoTime() < until) {
-      Thread.sleep(100);
-      now = closedHolderLoads();
-    }
-    assertThat(loadedOneMore(before, now))
-        .as("every instance read the paused campaign's holders: before %s, now %s",
-            Arrays.toString(before), Arrays.toString(now))
-        .isTrue();
-  }
-
-  private static boolean loadedOneMore(long[] before, long[] now) {
-    for (int i = 0; i < before.length; i++) {
-      if (now[i] <= before[i]) {
-        return false;
-      }
-    }
-    return true;
+    Concurrently.awaitValue(
+        () -> {
+          long[] now = closedHolderLoads();
+          int loaded = 0;
+          for (int i = 0; i < before.length; i++) {
+            loaded += now[i] > before[i] ? 1 : 0;
+          }
+          return loaded;
+        },
+        instances.size());
   }
 
   private static Api.Response patch(URI instance, String campaign, boolean paused) {
