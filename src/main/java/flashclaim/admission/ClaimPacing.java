@@ -13,6 +13,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
@@ -33,11 +37,16 @@ public final class ClaimPacing {
   private final PacingConfig config;
   private final Clock clock;
   private final Cache<Long, Pace> notBefore;
+  private final WaitTimer timer;
   private final LongAdder tooEarly = new LongAdder();
+  private final AtomicInteger held = new AtomicInteger();
+  private final Set<Held> holding = ConcurrentHashMap.newKeySet();
+  private volatile boolean stopped;
 
-  public ClaimPacing(PacingConfig config, Clock clock) {
+  ClaimPacing(PacingConfig config, Clock clock, WaitTimer timer) {
     this.config = config;
     this.clock = clock;
+    this.timer = timer;
     this.notBefore =
         Caffeine.newBuilder()
             .maximumSize(config.maxCallers())
@@ -93,6 +102,61 @@ public final class ClaimPacing {
     Duration left = Duration.between(now, pace.until());
     // Rounded up: a client that waits this long is let through.
     return Optional.of(left.plusNanos(999_999).truncatedTo(ChronoUnit.MILLIS));
+  }
+
+  /**
+   * The answer to a claim of the caller of {@code key}: empty when it may claim now; else it is a
+   * retry too soon ({@link #waitLeft}), and the future completes with the wait it still has left
+   * to be told (a 429 with that Retry-After), once its answer has been held for the wait left, at
+   * most {@code hold-too-soon}: at once when that is zero or {@code max-held} answers are held
+   * already. A wait held in full leaves nothing to wait: the answer tells the least there is.
+   */
+  public Optional<CompletableFuture<Duration>> tooSoon(long key) {
+    Optional<Duration> left = waitLeft(key);
+    if (left.isEmpty()) {
+      return Optional.empty();
+    }
+    Duration hold = left.get().compareTo(config.holdTooSoon()) < 0 ? left.get() : config.holdTooSoon();
+    if (hold.isZero() || stopped) {
+      return Optional.of(CompletableFuture.completedFuture(left.get()));
+    }
+    if (held.incrementAndGet() > config.maxHeld()) {
+      held.decrementAndGet();
+      return Optional.of(CompletableFuture.completedFuture(left.get()));
+    }
+    Held answer = new Held(new CompletableFuture<>(), clock.instant().plus(left.get()));
+    holding.add(answer);
+    timer.schedule(hold, () -> send(answer));
+    if (stopped) {
+      send(answer); // stopped while it was being held: sent now, as the others were
+    }
+    return Optional.of(answer.told());
+  }
+
+  /**
+   * Sends every held answer now, each telling the rest of its wait, and holds no more: the
+   * instance drains for shutdown, and a held answer must not outlive it.
+   */
+  public void sendHeldNow() {
+    stopped = true;
+    holding.forEach(this::send);
+  }
+
+  /** Sends a held answer, once: the wait its caller has left then. */
+  private void send(Held answer) {
+    if (holding.remove(answer)) {
+      held.decrementAndGet();
+      Duration rest = Duration.between(clock.instant(), answer.waitEnds());
+      answer.told().complete(rest.isNegative() ? Duration.ZERO : rest);
+    }
+  }
+
+  /** A 429 held until its caller's wait ends, or the hold does: then told the rest of it. */
+  private record Held(CompletableFuture<Duration> told, Instant waitEnds) {}
+
+  /** The answers to retries too soon held now. */
+  public int held() {
+    return held.get();
   }
 
   /**

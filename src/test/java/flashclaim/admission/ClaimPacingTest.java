@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,6 +23,7 @@ class ClaimPacingTest {
   private static final String CLAIM = "/v1/campaigns/spring-sale/claims";
 
   private final MovableClock clock = new MovableClock(T0);
+  private final ManualTimer timer = new ManualTimer(clock);
 
   @Test
   void aRetrySoonerThanToldIsTooEarlyAndOneAtItsTimeIsNot() {
@@ -140,6 +142,85 @@ class ClaimPacingTest {
   }
 
   @Test
+  void theAnswerToARetryTooSoonIsHeldForTheWaitLeftAtMostTheHold() {
+    ClaimPacing pacing = holding(Duration.ofSeconds(5), 10);
+    long key = ClaimPacing.key(TOKEN, CLAIM);
+    assertThat(pacing.tooSoon(key)).isEmpty(); // never told anything: no answer, nothing held
+
+    pacing.toldToWait(key, Duration.ofSeconds(2));
+    CompletableFuture<Duration> first = pacing.tooSoon(key).orElseThrow();
+    // Too early: the tolerance is lost, so 2,250 ms are left, all of them within the hold.
+    assertThat(first).isNotDone();
+    assertThat(pacing.held()).isEqualTo(1);
+    clock.move(Duration.ofMillis(2_249));
+    timer.fireDue();
+    assertThat(first).isNotDone();
+    clock.move(Duration.ofMillis(1));
+    timer.fireDue();
+    assertThat(first).isCompletedWithValue(Duration.ZERO);
+    assertThat(pacing.held()).isZero();
+    assertThat(pacing.tooSoon(key)).isEmpty(); // its time has come: let through
+
+    // A wait longer than the hold: held 5 s, then told the rest.
+    pacing.toldToWait(key, Duration.ofSeconds(30));
+    CompletableFuture<Duration> longer = pacing.tooSoon(key).orElseThrow();
+    clock.move(Duration.ofSeconds(5));
+    timer.fireDue();
+    assertThat(longer).isCompletedWithValue(Duration.ofMillis(25_250));
+    assertThat(pacing.tooEarlyCount()).isEqualTo(2);
+  }
+
+  @Test
+  void atMostMaxHeldAnswersAreHeldAndTheRestAreSentAtOnce() {
+    ClaimPacing pacing = holding(Duration.ofSeconds(5), 3);
+    for (int i = 0; i < 5; i++) {
+      pacing.toldToWait(ClaimPacing.key("Bearer " + i, CLAIM), Duration.ofSeconds(2));
+    }
+    int atOnce = 0;
+    for (int i = 0; i < 5; i++) {
+      CompletableFuture<Duration> answer =
+          pacing.tooSoon(ClaimPacing.key("Bearer " + i, CLAIM)).orElseThrow();
+      atOnce += answer.isDone() ? 1 : 0;
+    }
+    assertThat(pacing.held()).isEqualTo(3);
+    assertThat(atOnce).isEqualTo(2);
+    assertThat(timer.pending()).isEqualTo(3);
+    clock.move(Duration.ofSeconds(3));
+    timer.fireDue();
+    assertThat(pacing.held()).isZero();
+    // With places free again, the next is held.
+    long key = ClaimPacing.key("Bearer 0", CLAIM);
+    pacing.toldToWait(key, Duration.ofSeconds(2));
+    assertThat(pacing.tooSoon(key).orElseThrow()).isNotDone();
+    assertThat(pacing.held()).isEqualTo(1);
+  }
+
+  @Test
+  void aDrainSendsEveryHeldAnswerAtOnceWithTheRestOfItsWaitAndHoldsNoMore() {
+    ClaimPacing pacing = holding(Duration.ofSeconds(5), 10);
+    long key = ClaimPacing.key(TOKEN, CLAIM);
+    pacing.toldToWait(key, Duration.ofSeconds(2));
+    CompletableFuture<Duration> held = pacing.tooSoon(key).orElseThrow();
+    clock.move(Duration.ofMillis(500));
+    pacing.sendHeldNow();
+    assertThat(held).isCompletedWithValue(Duration.ofMillis(1_750));
+    assertThat(pacing.held()).isZero();
+    timer.fireDue(); // the hold's own end sends nothing more
+    assertThat(pacing.held()).isZero();
+    assertThat(pacing.tooSoon(key).orElseThrow()).isCompletedWithValue(Duration.ofMillis(1_750));
+  }
+
+  @Test
+  void aHoldOfZeroAnswersAtOnceWithTheWholeWaitLeft() {
+    ClaimPacing pacing = holding(Duration.ZERO, 10);
+    long key = ClaimPacing.key(TOKEN, CLAIM);
+    pacing.toldToWait(key, Duration.ofSeconds(2));
+    assertThat(pacing.tooSoon(key).orElseThrow()).isCompletedWithValue(Duration.ofMillis(2_250));
+    assertThat(pacing.held()).isZero();
+    assertThat(timer.pending()).isZero();
+  }
+
+  @Test
   void theMemoryHoldsAtMostItsBound() {
     int bound = 1_000;
     ClaimPacing pacing = pacing(bound, Duration.ZERO);
@@ -158,13 +239,23 @@ class ClaimPacingTest {
 
   @Test
   void aConfigurationThatCannotWorkIsRefused() {
-    assertThatThrownBy(() -> new PacingConfig(true, 0, Duration.ZERO))
+    assertThatThrownBy(() -> new PacingConfig(true, 0, Duration.ZERO, Duration.ZERO, 0))
         .hasMessageContaining("max-callers");
-    assertThatThrownBy(() -> new PacingConfig(true, 10, Duration.ofMillis(-1)))
+    assertThatThrownBy(() -> new PacingConfig(true, 10, Duration.ofMillis(-1), Duration.ZERO, 0))
         .hasMessageContaining("tolerance");
+    assertThatThrownBy(() -> new PacingConfig(true, 10, Duration.ZERO, Duration.ofMillis(-1), 0))
+        .hasMessageContaining("hold-too-soon");
+    assertThatThrownBy(() -> new PacingConfig(true, 10, Duration.ZERO, Duration.ZERO, -1))
+        .hasMessageContaining("max-held");
   }
 
   private ClaimPacing pacing(int maxCallers, Duration tolerance) {
-    return new ClaimPacing(new PacingConfig(true, maxCallers, tolerance), clock);
+    return new ClaimPacing(
+        new PacingConfig(true, maxCallers, tolerance, Duration.ZERO, 0), clock, timer);
+  }
+
+  private ClaimPacing holding(Duration hold, int maxHeld) {
+    return new ClaimPacing(
+        new PacingConfig(true, 100, Duration.ofMillis(250), hold, maxHeld), clock, timer);
   }
 }

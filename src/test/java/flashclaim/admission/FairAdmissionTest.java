@@ -42,7 +42,7 @@ class FairAdmissionTest {
   private static final Instant LATER = T0.plusSeconds(3600);
 
   private final MovableClock clock = new MovableClock(T0);
-  private final ManualTimer timer = new ManualTimer();
+  private final ManualTimer timer = new ManualTimer(clock);
 
   @Test
   void waitingClaimsAreServedByFirstArrivalNotByOrderOfComing() {
@@ -1411,50 +1411,5 @@ class FairAdmissionTest {
       }
     }
     throw new AssertionError("no claim arrived at " + second);
-  }
-
-  /** A timer that fires only when told, by the movable clock. */
-  private final class ManualTimer implements WaitTimer {
-    private final List<Scheduled> scheduled = new ArrayList<>();
-    private final MovableClock clock;
-
-    ManualTimer() {
-      this(FairAdmissionTest.this.clock);
-    }
-
-    ManualTimer(MovableClock clock) {
-      this.clock = clock;
-    }
-
-    private record Scheduled(Instant due, Runnable action, boolean[] cancelled) {}
-
-    @Override
-    public synchronized Runnable schedule(Duration delay, Runnable action) {
-      Scheduled s = new Scheduled(clock.instant().plus(delay), action, new boolean[1]);
-      scheduled.add(s);
-      return () -> {
-        synchronized (ManualTimer.this) {
-          s.cancelled()[0] = true;
-          scheduled.remove(s);
-        }
-      };
-    }
-
-    void fireDue() {
-      List<Scheduled> due = new ArrayList<>();
-      synchronized (this) {
-        for (Scheduled s : scheduled) {
-          if (!s.due().isAfter(clock.instant())) {
-            due.add(s);
-          }
-        }
-        scheduled.removeAll(due);
-      }
-      due.forEach(s -> s.action().run());
-    }
-
-    synchronized int pending() {
-      return scheduled.size();
-    }
   }
 }

@@ -3,12 +3,12 @@ package flashclaim.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flashclaim.admission.ClaimPacing;
-import flashclaim.admission.FairAdmission;
 import flashclaim.testing.Api;
 import flashclaim.testing.Claimer;
 import flashclaim.testing.CountedTokens;
 import flashclaim.testing.FirestoreBackend;
 import flashclaim.testing.HeldClaims;
+import flashclaim.testing.RawHttp;
 import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.Tokens;
 import java.net.URI;
@@ -37,27 +37,15 @@ class EarlyRetryTest {
   void aRetrySoonerThanToldIsAnsweredFromMemoryAndOneAtItsTimeIsServed() throws Exception {
     new FirestoreBackend().reset();
     ExecutorService clients = Executors.newFixedThreadPool(2);
-    try (ServiceInstance one =
-        ServiceInstance.start(
-            Map.of(
-                HeldClaims.PROPERTY, "true",
-                CountedTokens.PROPERTY, "true",
-                "flashclaim.admission.limit", "fixed",
-                "flashclaim.admission.initial-limit", 1,
-                "flashclaim.admission.max-queued", 0,
-                "flashclaim.claim.deadline", "60s",
-                "flashclaim.firestore.call-timeout", "30s"))) {
+    // Answered at once: the hold of the answer is the next test's.
+    try (ServiceInstance one = HeldClaims.oneSlot(Map.of("flashclaim.admission.pacing.hold-too-soon", "0s"))) {
       URI url = one.url();
       CountedTokens verified = one.context().getBean(CountedTokens.class);
       ClaimPacing pacing = one.context().getBean(ClaimPacing.class);
       // Campaign names of this test alone: HeldClaims keeps what it holds and serves by name, per JVM.
       Api.createCampaign(url, "paced", 1, 10);
       Api.createCampaign(url, "paced-elsewhere", 1, 10);
-      Api.createCampaign(url, "paced-hold", 1, 1);
-      HeldClaims.hold("paced-hold");
-      Future<Api.Response> holder =
-          clients.submit(() -> Claimer.claim(url, "paced-hold", Tokens.user("holder"), null));
-      HeldClaims.awaitInFlight(one.context().getBean(FairAdmission.class), 1);
+      Future<Api.Response> holder = HeldClaims.holdTheSlot(one, clients, "paced-hold", "holder");
 
       String token = Tokens.user("early");
       Api.Response refused = Claimer.claim(url, "paced", token, null);
@@ -123,5 +111,87 @@ class EarlyRetryTest {
       HeldClaims.release("paced-hold");
       clients.shutdownNow();
     }
+  }
+
+  /**
+   * With the default hold, the 429 to a retry too soon comes only once the wait its caller has
+   * left is over (at most {@code hold-too-soon}, 5 s), telling the least wait there is, and without
+   * its token being verified: a client that retries as soon as each answer comes sends one claim
+   * per wait it was told. The same at the claim door (a kept-alive connection) and through the
+   * pacing filter (a connection closed after each answer, which the door leaves to the pipeline).
+   */
+  @Test
+  void theAnswerToARetryTooSoonIsHeldForTheWaitLeftAtTheDoorAndThroughTheFilters()
+      throws Exception {
+    new FirestoreBackend().reset();
+    ExecutorService clients = Executors.newFixedThreadPool(2);
+    try (ServiceInstance one = HeldClaims.oneSlot(Map.of())) {
+      URI url = one.url();
+      CountedTokens verified = one.context().getBean(CountedTokens.class);
+      ClaimPacing pacing = one.context().getBean(ClaimPacing.class);
+      Api.createCampaign(url, "held-early", 1, 10);
+      Future<Api.Response> holder = HeldClaims.holdTheSlot(one, clients, "held-early-hold", "holder");
+      long tooEarly = 0;
+      for (boolean keptAlive : new boolean[] {true, false}) {
+        String user = keptAlive ? "held-door" : "held-filter";
+        String token = Tokens.user(user);
+        Api.Response refused = claim(url, token, keptAlive);
+        long toldAt = System.nanoTime();
+        assertThat(refused.status()).as(refused.body()).isEqualTo(503);
+        long told = Long.parseLong(refused.header(RETRY_AFTER_MS));
+        assertThat(verified.verified(user)).isEqualTo(1);
+
+        long sentAt = System.nanoTime();
+        Api.Response early = claim(url, token, keptAlive);
+        long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - sentAt);
+        long sinceToldMs = TimeUnit.NANOSECONDS.toMillis(sentAt - toldAt);
+        tooEarly++;
+        assertThat(early.status()).as(early.body()).isEqualTo(429);
+        assertThat(early.json()).containsEntry("type", TOO_SOON);
+        assertThat(tookMs).as("held for the wait left").isGreaterThanOrEqualTo(
+            Math.min(told, HOLD_MS) - sinceToldMs);
+        long rest = Long.parseLong(early.header(RETRY_AFTER_MS));
+        // The hold and the rest make the wait it was told, and the tolerance it lost.
+        assertThat(tookMs + rest).isLessThanOrEqualTo(told + TOLERANCE_MS + 1_000);
+        if (told + TOLERANCE_MS <= HOLD_MS) {
+          assertThat(rest).isEqualTo(1);
+        }
+        assertThat(verified.verified(user)).isEqualTo(1);
+        assertThat(pacing.tooEarlyCount()).isEqualTo(tooEarly);
+        assertThat(pacing.held()).isZero();
+
+        // Once the rest is waited, the claim meets admission again (at the door, as a caller it
+        // verified before; through the filters, authentication first).
+        TimeUnit.MILLISECONDS.sleep(rest);
+        Api.Response again = claim(url, token, keptAlive);
+        assertThat(again.status()).as(again.body()).isEqualTo(503);
+        assertThat(again.json().get("type")).isEqualTo(OVERLOADED);
+        assertThat(pacing.tooEarlyCount()).isEqualTo(tooEarly);
+        assertThat(verified.verified(user)).isEqualTo(keptAlive ? 1 : 2);
+      }
+      HeldClaims.release("held-early-hold");
+      assertThat(holder.get(60, TimeUnit.SECONDS).status()).isEqualTo(201);
+    } finally {
+      HeldClaims.release("held-early-hold");
+      clients.shutdownNow();
+    }
+  }
+
+  private static final String RETRY_AFTER_MS = "Flashclaim-Retry-After-Ms";
+  /** {@code flashclaim.admission.pacing.hold-too-soon} and {@code tolerance}, as by default. */
+  private static final long HOLD_MS = 5_000;
+  private static final long TOLERANCE_MS = 250;
+
+  /** A claim of {@code held-early} on a kept-alive connection (the door's), or on one closed after. */
+  private static Api.Response claim(URI url, String token, boolean keptAlive) {
+    if (keptAlive) {
+      return Claimer.claim(url, "held-early", token, null);
+    }
+    return RawHttp.send(
+        url,
+        "POST",
+        "/v1/campaigns/held-early/claims",
+        List.of(new RawHttp.Header("Authorization", "Bearer " + token)),
+        null);
   }
 }

@@ -6,12 +6,16 @@ import flashclaim.claim.ClaimListener;
 import flashclaim.claim.ClaimOutcome;
 import io.micronaut.context.annotation.Requires;
 import jakarta.inject.Singleton;
+import java.net.URI;
 import java.time.Duration;
 import java.util.List;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -26,6 +30,45 @@ public final class HeldClaims implements ClaimListener {
   public static final String PROPERTY = "flashclaim.test.held-claims";
   private static final Map<String, CountDownLatch> HELD = new ConcurrentHashMap<>();
   private static final Map<String, List<String>> SERVED = new ConcurrentHashMap<>();
+
+  /**
+   * One instance with one claim slot that admits no claim to wait, and holds claims on request:
+   * while its slot is {@link #holdTheSlot held}, every other claim is refused 503 {@code
+   * overloaded} at once. {@code more} adds or replaces properties.
+   */
+  public static ServiceInstance oneSlot(Map<String, Object> more) {
+    Map<String, Object> properties =
+        new HashMap<>(
+            Map.of(
+                PROPERTY, "true",
+                CountedTokens.PROPERTY, "true",
+                "flashclaim.admission.limit", "fixed",
+                "flashclaim.admission.initial-limit", 1,
+                "flashclaim.admission.max-queued", 0,
+                "flashclaim.claim.deadline", "60s",
+                "flashclaim.firestore.call-timeout", "30s"));
+    properties.putAll(more);
+    return ServiceInstance.start(properties);
+  }
+
+  /**
+   * Holds the one slot of {@code one} ({@link #oneSlot}) with a claim by {@code holder} of {@code
+   * campaign}, made here with one coupon, until the test {@link #release releases} it.
+   */
+  public static Future<Api.Response> holdTheSlot(
+      ServiceInstance one,
+      ExecutorService clients,
+      String campaign,
+      String holder)
+      throws InterruptedException {
+    URI url = one.url();
+    Api.createCampaign(url, campaign, 1, 1);
+    hold(campaign);
+    Future<Api.Response> held =
+        clients.submit(() -> Claimer.claim(url, campaign, Tokens.user(holder), null));
+    awaitInFlight(one.context().getBean(FairAdmission.class), 1);
+    return held;
+  }
 
   /** Waits, at most 30 s, until exactly {@code expected} claims hold a slot of {@code admission}. */
   public static void awaitInFlight(FairAdmission admission, int expected)

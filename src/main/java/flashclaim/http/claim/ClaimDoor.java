@@ -61,7 +61,8 @@ import java.util.concurrent.atomic.LongAdder;
  *
  * <ol>
  *   <li><b>Pacing</b>: a retry sooner than its caller was told ({@link ClaimPacingFilter}), 429
- *       {@code retry-too-soon}. Like the pacing filter, before the token is known.
+ *       {@code retry-too-soon}, held for the wait left as the pacing filter holds it. Like the
+ *       pacing filter, before the token is known.
  *   <li><b>A verified caller</b>: the claim edge or the door let the same credentials (and App
  *       Check tokens, in {@code enforce} mode) through for the same campaign before, and the token
  *       has not expired ({@link KnownCallers}); or the framework's token validators accept the
@@ -254,10 +255,11 @@ final class ClaimDoor {
     long key = ClaimPacing.key(digest);
     List<String> tickets = headers.getAll(ClaimAdmission.TICKET);
     if (pacing.enabled()) {
-      var left = pacing.waitLeft(key);
-      if (left.isPresent()) {
-        return CompletableFuture.completedFuture(
-            Optional.of(ClaimPacingFilter.tooSoon(path, left.get(), tickets)));
+      var tooSoon = pacing.tooSoon(key);
+      if (tooSoon.isPresent()) {
+        return tooSoon
+            .get()
+            .thenApply(left -> Optional.of(ClaimPacingFilter.tooSoon(path, left, tickets)));
       }
     }
     if (appCheck.mode() == AppCheckMode.MONITOR) {

@@ -6,7 +6,6 @@ import flashclaim.http.FilterOrder;
 import flashclaim.http.FilterPaths;
 import flashclaim.http.problem.Problem;
 import flashclaim.http.problem.ProblemType;
-import io.micronaut.core.annotation.Nullable;
 import io.micronaut.core.order.Ordered;
 import io.micronaut.http.HttpHeaders;
 import io.micronaut.http.HttpRequest;
@@ -16,17 +15,23 @@ import io.micronaut.http.annotation.RequestFilter;
 import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.http.filter.ConditionalFilter;
+import io.micronaut.http.filter.FilterContinuation;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import org.reactivestreams.Publisher;
+import reactor.core.publisher.Mono;
 
 /**
  * Pacing of the claim route ({@link ClaimRoute}), before authentication: a claim that comes back
  * sooner than the Retry-After of the 503 its caller was given for the same campaign is answered at
  * once 429 {@code retry-too-soon}, with the time left as Retry-After and the caller's {@value
  * ClaimAdmission#TICKET} echoed back, from memory ({@link ClaimPacing}): no token verification, no
- * App Check, no admission slot, no store work. A client that retries in a tight loop gains nothing
- * over one that waits as told, and costs a hash and a lookup per retry.
+ * App Check, no admission slot, no store work. The answer is held for the wait the caller has left
+ * (at most {@code flashclaim.admission.pacing.hold-too-soon}), without a thread: a client that
+ * retries in a tight loop gains nothing over one that waits as told, and sends about as many
+ * claims, each costing a hash, a lookup and a timer.
  *
  * <p>The caller is its {@code Authorization} header as sent, so a retry is known before the token
  * is checked; a forged token was never answered 503 (authentication refuses it first), so it is
@@ -56,22 +61,28 @@ final class ClaimPacingFilter implements Ordered, ConditionalFilter {
     return pacing.enabled() && FilterPaths.isClaim(request);
   }
 
-  /** 429 for a caller that was told to wait and has not; else nothing. */
+  /**
+   * 429 for a caller that was told to wait and has not, once held for the wait it has left ({@link
+   * ClaimPacing#tooSoon}); else the rest of the request.
+   */
   @RequestFilter
-  @Nullable
-  HttpResponse<?> tooSoon(HttpRequest<?> request) {
+  Publisher<HttpResponse<?>> tooSoon(
+      HttpRequest<?> request, FilterContinuation<Publisher<HttpResponse<?>>> rest) {
     String credentials = request.getHeaders().get(HttpHeaders.AUTHORIZATION);
     if (credentials == null) {
-      return null; // anonymous: refused by the route's security rule
+      return rest.proceed(); // anonymous: refused by the route's security rule
     }
     byte[] digest = ClaimPacing.digest(credentials, request.getPath());
     long key = ClaimPacing.key(digest);
     request.setAttribute(KEY, key);
     request.setAttribute(DIGEST, digest);
-    return pacing
-        .waitLeft(key)
-        .map(left -> tooSoon(request.getPath(), left, request.getHeaders().getAll(ClaimAdmission.TICKET)))
-        .orElse(null);
+    Optional<CompletableFuture<Duration>> early = pacing.tooSoon(key);
+    if (early.isEmpty()) {
+      return rest.proceed();
+    }
+    List<String> tickets = request.getHeaders().getAll(ClaimAdmission.TICKET);
+    return Mono.fromFuture(early.get(), true)
+        .map(left -> tooSoon(request.getPath(), left, tickets));
   }
 
   /**

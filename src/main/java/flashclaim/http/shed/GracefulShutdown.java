@@ -1,5 +1,6 @@
 package flashclaim.http.shed;
 
+import flashclaim.admission.ClaimPacing;
 import io.micronaut.context.event.ApplicationEventListener;
 import io.micronaut.context.event.ShutdownEvent;
 import io.micronaut.core.order.Ordered;
@@ -27,11 +28,13 @@ public final class GracefulShutdown implements ApplicationEventListener<Shutdown
 
   private final LoadShedFilter admission;
   private final ShutdownConfig config;
+  private final ClaimPacing pacing;
   private final AtomicBoolean started = new AtomicBoolean();
 
-  GracefulShutdown(LoadShedFilter admission, ShutdownConfig config) {
+  GracefulShutdown(LoadShedFilter admission, ShutdownConfig config, ClaimPacing pacing) {
     this.admission = admission;
     this.config = config;
+    this.pacing = pacing;
   }
 
   /** Drains the instance, once; later calls return at once. */
@@ -42,6 +45,7 @@ public final class GracefulShutdown implements ApplicationEventListener<Shutdown
     int inFlight = admission.inFlight();
     LOG.info("shutting down: refusing new requests, {} in flight", inFlight);
     long began = System.nanoTime();
+    pacing.sendHeldNow(); // answers 429 held for the callers' waits (ClaimPacing) go out now
     try {
       if (admission.drain(config.gracePeriod())) {
         if (inFlight > 0) {

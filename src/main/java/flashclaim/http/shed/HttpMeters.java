@@ -75,6 +75,7 @@ final class HttpMeters implements MeterBinder {
   static final String FRONT_END_WAITED = "flashclaim.http.front.end.waited.seconds";
   static final String TOO_EARLY = "flashclaim.admission.too.early";
   static final String PACED_CALLERS = "flashclaim.admission.paced.callers";
+  static final String TOO_EARLY_HELD = "flashclaim.admission.too.early.held";
 
   private final LoadShedFilter http;
   private final FairAdmission claims;
@@ -213,6 +214,12 @@ final class HttpMeters implements MeterBinder {
         pacing,
         ClaimPacing::callers,
         "callers told to come back later whom this instance remembers");
+    gauge(
+        registry,
+        TOO_EARLY_HELD,
+        pacing,
+        ClaimPacing::held,
+        "answers 429 retry-too-soon held now for the wait their callers have left");
   }
 
   private static <T> void gauge(

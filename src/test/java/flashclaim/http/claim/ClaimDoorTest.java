@@ -57,29 +57,18 @@ class ClaimDoorTest {
     new FirestoreBackend().reset();
     ExecutorService clients = Executors.newFixedThreadPool(2);
     try (ServiceInstance one =
-        ServiceInstance.start(
+        HeldClaims.oneSlot(
             Map.of(
-                HeldClaims.PROPERTY, "true",
-                CountedTokens.PROPERTY, "true",
-                "flashclaim.admission.limit", "fixed",
-                "flashclaim.admission.initial-limit", 1,
-                "flashclaim.admission.max-queued", 0,
                 "flashclaim.admission.pacing.enabled", "false",
                 // no appointment book: a free slot admits a new user, whatever was told before
-                "flashclaim.admission.appointments", "false",
-                "flashclaim.claim.deadline", "60s",
-                "flashclaim.firestore.call-timeout", "30s"))) {
+                "flashclaim.admission.appointments", "false"))) {
       URI url = one.url();
       CountedTokens<?> verified = one.context().getBean(CountedTokens.class);
       ClaimDoor door = one.context().getBean(ClaimDoor.class);
       Api.createCampaign(url, "door", 1, 10);
       Api.createCampaign(url, "door-empty", 1, 1);
-      Api.createCampaign(url, "door-hold", 1, 1);
       Api.createCampaign(url, "door-later", 1, 1, Instant.now().plusSeconds(3600), null);
-      HeldClaims.hold("door-hold");
-      Future<Api.Response> holder =
-          clients.submit(() -> Claimer.claim(url, "door-hold", Tokens.user("door-holder"), null));
-      HeldClaims.awaitInFlight(one.context().getBean(FairAdmission.class), 1);
+      Future<Api.Response> holder = HeldClaims.holdTheSlot(one, clients, "door-hold", "door-holder");
 
       String token = Tokens.user("knocker");
       // With a body (ignored by the route), the claim goes through the pipeline: its answer is
