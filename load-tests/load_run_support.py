@@ -1253,7 +1253,15 @@ def describe_phases(run_dir, run, outcome, answers, samples, checks, out):
         )
         if run["workload"] in ("W6", "W8"):
             limit = floor_p99 + 1000
-            checks.completion(attempt["p99"] <= limit, f"attempt p99 within 1 s of the floor: {attempt['p99']} <= {limit} ms")
+            if outcome.get("hammerers") and answers:
+                # the hammerers' answers are held for the waits they ignored (pacing): the goal is
+                # the honest users', as Gatling's assertion on the requests named "claim" is
+                honest = spread_of([a[1] for a in answers if not a[3]])
+                checks.completion(honest["p99"] <= limit,
+                                  f"honest users' attempt p99 within 1 s of the floor: {honest['p99']} <= {limit} ms")
+            else:
+                checks.completion(attempt["p99"] <= limit,
+                                  f"attempt p99 within 1 s of the floor: {attempt['p99']} <= {limit} ms")
             checks.completion(transport == 0, f"no transport errors (got {transport})")
     return overloaded
 
@@ -1311,8 +1319,10 @@ def describe_freeze(run_dir, run, outcome, answers, checks, out):
         ok_after > 0 or not after, f"the store answers again after the freeze ({ok_after} of {len(after)} answers 201/200/410)")
 
 
-def describe_hammer(run, outcome, answers, out):
-    """-Dhammer: the honest users' FIFO precision and attempts apart from the hammerers'."""
+def describe_hammer(run, outcome, answers, checks, out):
+    """-Dhammer: the honest users' FIFO precision and attempts apart from the hammerers', and
+    whether hammering gained anything: the hammerers' FIFO precision no higher than the honest
+    users'."""
     if not outcome or not outcome.get("hammerers"):
         return
     out(f"  hammering users: {outcome['hammerers']} ({100 * outcome['hammer']:.1f} %), retrying at once, ignoring Retry-After")
@@ -1324,6 +1334,11 @@ def describe_hammer(run, outcome, answers, out):
         unavailable = sum(1 for a in mine if a[2].startswith("503"))
         too_soon = sum(1 for a in mine if a[2].startswith("429"))
         out(f"    {label}: {fifo_text}; attempts {describe_spread(spread_of([a[1] for a in mine]))}, 503s {unavailable}, 429s {too_soon}")
+    honest, hammer = outcome.get("fifoHonest"), outcome.get("fifoHammer")
+    if honest and hammer:
+        checks.completion(hammer["precision"] <= honest["precision"],
+                          f"hammering gained nothing: the hammerers' FIFO precision {hammer['precision']:.4f} <= "
+                          f"the honest users' {honest['precision']:.4f}")
 
 
 def tree_ticks(pid):
@@ -1579,7 +1594,7 @@ def summary(run_dir):
         describe_outcome(outcome, users, expected, checks, out, paused)
         describe_windows(run, outcome, checks, out)
         describe_meters(run_dir, outcome, out)
-        describe_hammer(run, outcome, answers, out)
+        describe_hammer(run, outcome, answers, checks, out)
     else:
         checks.store(False, "the simulation wrote no outcome file")
     describe_freeze(run_dir, run, outcome, answers, checks, out)
