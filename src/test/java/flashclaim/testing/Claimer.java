@@ -48,6 +48,15 @@ public final class Claimer {
     public String code() {
       return (String) response.json().get("code");
     }
+
+    /**
+     * Whether this claim, its user's first, took a coupon: 201, or 200 after an attempt answered
+     * 503 whose claim had landed all the same (its retry found the coupon held, as a client's
+     * does), which a loaded machine answers now and then.
+     */
+    public boolean tookACoupon() {
+      return status() == 201 || (status() == 200 && retries > 0);
+    }
   }
 
   public static Result claimUntilFinal(URI instance, String campaign, String user) {
