@@ -116,7 +116,8 @@ public final class ClaimPacing {
     if (left.isEmpty()) {
       return Optional.empty();
     }
-    Duration hold = left.get().compareTo(config.holdTooSoon()) < 0 ? left.get() : config.holdTooSoon();
+    Duration most = config.holdTooSoon();
+    Duration hold = left.get().compareTo(most) < 0 ? left.get() : most;
     if (hold.isZero() || stopped) {
       return Optional.of(CompletableFuture.completedFuture(left.get()));
     }

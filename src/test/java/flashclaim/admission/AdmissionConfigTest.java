@@ -70,7 +70,8 @@ class AdmissionConfigTest {
     return Stream.of(
         Arguments.of("limit", "fixed"),
         Arguments.of("limit", "vegas"),
-        Arguments.of("initialLimit", 8), // a fixed limit need not lie between min and max: see below
+        // below min-limit: taken for a fixed limit only (see the test)
+        Arguments.of("initialLimit", 8),
         Arguments.of("maxQueued", 0),
         Arguments.of("minRetryAfter", Duration.ZERO),
         Arguments.of("minRetryAfter", Duration.ofSeconds(30)),

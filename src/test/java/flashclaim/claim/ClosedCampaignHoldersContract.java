@@ -297,7 +297,10 @@ public abstract class ClosedCampaignHoldersContract extends MultiInstanceTest {
     }
   }
 
-  /** Users {@code 0} to {@code count - 1} claim at once, through the instances in turn: each takes a coupon. */
+  /**
+   * Users {@code 0} to {@code count - 1} claim at once, through the instances in turn: each takes
+   * a coupon.
+   */
   private Map<String, String> claimEach(String campaign, int count, IntFunction<String> user)
       throws Exception {
     List<Claimer.Result> won =

@@ -35,7 +35,8 @@ class FirestoreLateSoldOutProofTest {
                 SlowPoolQueries.PROPERTY, "true",
                 "flashclaim.claim.deadline", DEADLINE.toMillis() + "ms"))) {
       Api.createCampaign(one.url(), "late-proof", 1, 1);
-      assertThat(Claimer.claimUntilFinal(one.url(), "late-proof", "first")).matches(Claimer.Result::tookACoupon);
+      assertThat(Claimer.claimUntilFinal(one.url(), "late-proof", "first"))
+          .matches(Claimer.Result::tookACoupon);
       one.context().getBean(SlowPoolQueries.class).slowDown(QUERY_DELAY);
 
       List<String> answers = answersUntilFinal(one, "late-proof", "late");

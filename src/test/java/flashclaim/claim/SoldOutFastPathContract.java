@@ -114,7 +114,8 @@ public abstract class SoldOutFastPathContract extends MultiInstanceTest {
       SoldOutProofs proofs = narrow.context().getBean(SoldOutProofs.class);
       SoldOutHolders holders = narrow.context().getBean(SoldOutHolders.class);
       ClaimStoreCalls calls = narrow.context().getBean(ClaimStoreCalls.class);
-      assertThat(Claimer.claimUntilFinal(narrow.url(), soldOut, "winner")).matches(Claimer.Result::tookACoupon);
+      assertThat(Claimer.claimUntilFinal(narrow.url(), soldOut, "winner"))
+          .matches(Claimer.Result::tookACoupon);
       // Two 410s make the proof; a third (proven) loads the holders; then the upcoming campaign.
       for (int j = 0; j < 3; j++) {
         assertThat(Claimer.claimUntilFinal(narrow.url(), soldOut, "prover-" + j).status()).isEqualTo(410);

@@ -3,6 +3,7 @@ package flashclaim.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flashclaim.admission.ClaimPacing;
+import flashclaim.http.problem.Problem;
 import flashclaim.testing.Api;
 import flashclaim.testing.Claimer;
 import flashclaim.testing.CountedTokens;
@@ -38,7 +39,8 @@ class EarlyRetryTest {
     new FirestoreBackend().reset();
     ExecutorService clients = Executors.newFixedThreadPool(2);
     // Answered at once: the hold of the answer is the next test's.
-    try (ServiceInstance one = HeldClaims.oneSlot(Map.of("flashclaim.admission.pacing.hold-too-soon", "0s"))) {
+    try (ServiceInstance one =
+        HeldClaims.oneSlot(Map.of("flashclaim.admission.pacing.hold-too-soon", "0s"))) {
       URI url = one.url();
       CountedTokens verified = one.context().getBean(CountedTokens.class);
       ClaimPacing pacing = one.context().getBean(ClaimPacing.class);
@@ -130,7 +132,8 @@ class EarlyRetryTest {
       CountedTokens verified = one.context().getBean(CountedTokens.class);
       ClaimPacing pacing = one.context().getBean(ClaimPacing.class);
       Api.createCampaign(url, "held-early", 1, 10);
-      Future<Api.Response> holder = HeldClaims.holdTheSlot(one, clients, "held-early-hold", "holder");
+      Future<Api.Response> holder =
+          HeldClaims.holdTheSlot(one, clients, "held-early-hold", "holder");
       long tooEarly = 0;
       for (boolean keptAlive : new boolean[] {true, false}) {
         String user = keptAlive ? "held-door" : "held-filter";
@@ -138,7 +141,7 @@ class EarlyRetryTest {
         Api.Response refused = claim(url, token, keptAlive);
         long toldAt = System.nanoTime();
         assertThat(refused.status()).as(refused.body()).isEqualTo(503);
-        long told = Long.parseLong(refused.header(RETRY_AFTER_MS));
+        long told = Long.parseLong(refused.header(Problem.RETRY_AFTER_MS));
         assertThat(verified.verified(user)).isEqualTo(1);
 
         long sentAt = System.nanoTime();
@@ -150,7 +153,7 @@ class EarlyRetryTest {
         assertThat(early.json()).containsEntry("type", TOO_SOON);
         assertThat(tookMs).as("held for the wait left").isGreaterThanOrEqualTo(
             Math.min(told, HOLD_MS) - sinceToldMs);
-        long rest = Long.parseLong(early.header(RETRY_AFTER_MS));
+        long rest = Long.parseLong(early.header(Problem.RETRY_AFTER_MS));
         // The hold and the rest make the wait it was told, and the tolerance it lost.
         assertThat(tookMs + rest).isLessThanOrEqualTo(told + TOLERANCE_MS + 1_000);
         if (told + TOLERANCE_MS <= HOLD_MS) {
@@ -177,12 +180,11 @@ class EarlyRetryTest {
     }
   }
 
-  private static final String RETRY_AFTER_MS = "Flashclaim-Retry-After-Ms";
   /** {@code flashclaim.admission.pacing.hold-too-soon} and {@code tolerance}, as by default. */
   private static final long HOLD_MS = 5_000;
   private static final long TOLERANCE_MS = 250;
 
-  /** A claim of {@code held-early} on a kept-alive connection (the door's), or on one closed after. */
+  /** A claim of {@code held-early} on a kept-alive connection (the door's), or one closed after. */
   private static Api.Response claim(URI url, String token, boolean keptAlive) {
     if (keptAlive) {
       return Claimer.claim(url, "held-early", token, null);

@@ -48,9 +48,12 @@ public abstract class CampaignStatusContract extends MultiInstanceTest {
     windows.forEach((id, w) -> Api.createCampaign(instance(0), id, 1, w.coupons(), w.startsAt(), w.endsAt()));
     // Claims go through different instances; no status has been read yet, so every instance reads
     // the stock after them.
-    assertThat(Claimer.claimUntilFinal(instance(1), "open", "first")).matches(Claimer.Result::tookACoupon);
-    assertThat(Claimer.claimUntilFinal(instance(1), "sold", "one")).matches(Claimer.Result::tookACoupon);
-    assertThat(Claimer.claimUntilFinal(instance(2), "sold", "two")).matches(Claimer.Result::tookACoupon);
+    assertThat(Claimer.claimUntilFinal(instance(1), "open", "first"))
+        .matches(Claimer.Result::tookACoupon);
+    assertThat(Claimer.claimUntilFinal(instance(1), "sold", "one"))
+        .matches(Claimer.Result::tookACoupon);
+    assertThat(Claimer.claimUntilFinal(instance(2), "sold", "two"))
+        .matches(Claimer.Result::tookACoupon);
 
     Map<String, Object[]> expected =
         Map.of(
@@ -153,7 +156,8 @@ public abstract class CampaignStatusContract extends MultiInstanceTest {
     // Another instance tags the same answer alike.
     assertThat(conditional(instance(1), "tagged", token, tag).status()).isEqualTo(304);
 
-    assertThat(Claimer.claimUntilFinal(instance(2), "tagged", "claimer")).matches(Claimer.Result::tookACoupon);
+    assertThat(Claimer.claimUntilFinal(instance(2), "tagged", "claimer"))
+        .matches(Claimer.Result::tookACoupon);
     Api.Response changed = conditional(instance(0), "tagged", token, tag);
     for (int i = 0; i < 100 && changed.status() == 304; i++) {
       Thread.sleep(100); // the stock is read again within a second

@@ -100,7 +100,8 @@ class CampaignRoutesTest {
     Api.createCampaign(url, "list-sold-out", 1, 0);
     Thread.sleep(5);
     Api.createCampaign(url, "list-open", 1, 3);
-    assertThat(Claimer.claimUntilFinal(url, "list-open", "lister")).matches(Claimer.Result::tookACoupon);
+    assertThat(Claimer.claimUntilFinal(url, "list-open", "lister"))
+        .matches(Claimer.Result::tookACoupon);
     Thread.sleep(5);
     Api.createCampaign(url, "list-paused", 1, 1);
     assertThat(patch("list-paused", "{\"paused\":true}").status()).isEqualTo(200);
@@ -195,7 +196,8 @@ class CampaignRoutesTest {
   @Test
   void refusalsAreProblemsAndChangeNothing() {
     Api.createCampaign(url, "refused", 2, 2);
-    assertThat(Claimer.claimUntilFinal(url, "refused", "holder")).matches(Claimer.Result::tookACoupon);
+    assertThat(Claimer.claimUntilFinal(url, "refused", "holder"))
+        .matches(Claimer.Result::tookACoupon);
     Instant now = Instant.now().truncatedTo(ChronoUnit.SECONDS);
     Api.createCampaign(url, "was-ended", 1, 1, now.minus(2, ChronoUnit.DAYS), now.minus(1, ChronoUnit.DAYS));
     Map<String, Object> before = campaign("refused");
@@ -275,6 +277,7 @@ class CampaignRoutesTest {
     } while (!"paused".equals(status) && System.nanoTime() < until);
     assertThat(status).isEqualTo("paused");
     assertThat(patch("paused-here", "{\"paused\":false}").status()).isEqualTo(200);
-    assertThat(Claimer.claimUntilFinal(url, "paused-here", "pauser")).matches(Claimer.Result::tookACoupon);
+    assertThat(Claimer.claimUntilFinal(url, "paused-here", "pauser"))
+        .matches(Claimer.Result::tookACoupon);
   }
 }

@@ -68,7 +68,8 @@ class ClaimDoorTest {
       Api.createCampaign(url, "door", 1, 10);
       Api.createCampaign(url, "door-empty", 1, 1);
       Api.createCampaign(url, "door-later", 1, 1, Instant.now().plusSeconds(3600), null);
-      Future<Api.Response> holder = HeldClaims.holdTheSlot(one, clients, "door-hold", "door-holder");
+      Future<Api.Response> holder =
+          HeldClaims.holdTheSlot(one, clients, "door-hold", "door-holder");
 
       String token = Tokens.user("knocker");
       // With a body (ignored by the route), the claim goes through the pipeline: its answer is

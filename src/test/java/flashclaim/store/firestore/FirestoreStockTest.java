@@ -31,7 +31,8 @@ class FirestoreStockTest {
           doc.collection("seedings").get().get(60, TimeUnit.SECONDS).getDocuments()) {
         record.getReference().delete().get(60, TimeUnit.SECONDS);
       }
-      assertThat(Claimer.claimUntilFinal(instance.url(), campaign, "someone")).matches(Claimer.Result::tookACoupon);
+      assertThat(Claimer.claimUntilFinal(instance.url(), campaign, "someone"))
+          .matches(Claimer.Result::tookACoupon);
 
       assertThat(stock(instance, campaign))
           .containsEntry("total", 7)

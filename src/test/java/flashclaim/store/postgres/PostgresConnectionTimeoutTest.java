@@ -113,7 +113,8 @@ class PostgresConnectionTimeoutTest {
       assertThat(busy.status()).isEqualTo(503);
       assertThat(busy.json()).containsEntry("type", "urn:flashclaim:problem:busy");
       assertThat(Duration.ofNanos(took)).isLessThan(deadline.plus(MARGIN));
-      assertThat(Claimer.claimUntilFinal(instance.url(), "busy-pool", "waiting")).matches(Claimer.Result::tookACoupon);
+      assertThat(Claimer.claimUntilFinal(instance.url(), "busy-pool", "waiting"))
+          .matches(Claimer.Result::tookACoupon);
       assertThat(backend.claims("busy-pool")).hasSize(2);
     }
   }
@@ -181,7 +182,8 @@ class PostgresConnectionTimeoutTest {
   private static void cachedCampaign(ServiceInstance instance, String campaign) {
     TestPostgres.reset();
     Api.createCampaign(instance.url(), campaign, 1, 3);
-    assertThat(Claimer.claimUntilFinal(instance.url(), campaign, "warm")).matches(Claimer.Result::tookACoupon);
+    assertThat(Claimer.claimUntilFinal(instance.url(), campaign, "warm"))
+        .matches(Claimer.Result::tookACoupon);
   }
 
   /** A socket timeout at or below the statement timeout would cut statements that are alive. */
