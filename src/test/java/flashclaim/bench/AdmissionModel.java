@@ -65,7 +65,9 @@ import java.util.Random;
  * fleet.hold-slack}); skewMs (0): the last instance's clock is this far ahead, and it stamps its
  * new users' first arrivals so; returnsPerSlot (4, {@code flashclaim.admission.returns-per-slot});
  * idleDrainGrowth (2, {@code flashclaim.admission.idle-drain-growth}; 1: off); earlyWhenIdle
- * (false, {@code flashclaim.admission.early-when-idle});
+ * (false, {@code flashclaim.admission.early-when-idle}); startSlowLast (false; true: only the
+ * last instance is slower in the sale's first startMs, as one instance of a fleet that met a
+ * stall);
  * attemptCpuMs (0: off) and cores (2): every attempt, answered or refused, takes this much of
  * the cores' time, which answer attempts one after another: beyond cores / attemptCpuMs attempts
  * a second they queue unseen (delayMs is then unused), and a client whose attempt is not seen
@@ -106,6 +108,8 @@ public final class AdmissionModel {
   /** Service times are this many times longer for claims admitted in the sale's first startMs. */
   private final double startSlowdown;
   private final long startNanos;
+  /** Whether only the last instance is slower at the start (as one instance that met a stall). */
+  private final boolean startSlowLast;
   /** The last instance stamps new users' first arrivals this much later: its clock is ahead. */
   private final long skewNanos;
   /** The cores' time an attempt takes, over their number: they answer one attempt at a time. */
@@ -164,7 +168,9 @@ public final class AdmissionModel {
       boolean earlyWhenIdle,
       double attemptCpuMs,
       int cores,
-      long timeoutMs) {
+      long timeoutMs,
+      boolean startSlowLast) {
+    this.startSlowLast = startSlowLast;
     this.skewNanos = skewMs * 1_000_000;
     this.attemptCpuNanos = Math.round(attemptCpuMs * 1e6 / cores);
     this.timeoutNanos = timeoutMs * 1_000_000;
@@ -289,7 +295,8 @@ public final class AdmissionModel {
             Boolean.parseBoolean(given.getOrDefault("earlyWhenIdle", "false")),
             Double.parseDouble(given.getOrDefault("attemptCpuMs", "0")),
             Integer.parseInt(given.getOrDefault("cores", "2")),
-            Long.parseLong(given.getOrDefault("timeoutMs", "10000")));
+            Long.parseLong(given.getOrDefault("timeoutMs", "10000")),
+            Boolean.parseBoolean(given.getOrDefault("startSlowLast", "false")));
     System.out.println(model.run());
   }
 
@@ -387,6 +394,7 @@ public final class AdmissionModel {
               if (entry instanceof FairAdmission.Entry.Admitted admitted) {
                 double slowerStill =
                     Duration.between(T0, clock.instant()).toNanos() < startNanos
+                            && (!startSlowLast || instance == admissions.length - 1)
                         ? slower * startSlowdown
                         : slower;
                 long service =
