@@ -187,6 +187,10 @@ class ImageTest {
           .as("/health/readiness of the image's entrypoint (%s); output:%n%s",
               contained ? "isolated" : "on this machine", Files.readString(output))
           .isEqualTo(200);
+      assertThat(mappedFiles(process))
+          .as("what the service's JVM mapped: netty's epoll transport of the gRPC client, whose C"
+              + " libraries (libdl, librt) the image must carry, or gRPC falls back to NIO")
+          .anyMatch(file -> file.contains("netty_transport_native_epoll"));
       String sharing =
           contained ? checkArchive(rootfs, output, archive) : "archive not checked";
       System.out.printf(
@@ -243,6 +247,19 @@ class ImageTest {
     return String.format(
         "of %d classes loaded by ready, %d from the image's archive and %d from the runtime's",
         loaded.size(), fromArchive, fromRuntime);
+  }
+
+  /** The files mapped into the memory of {@code process}'s descendants, as /proc shows them. */
+  private static List<String> mappedFiles(Process process) {
+    List<String> files = new ArrayList<>();
+    for (ProcessHandle descendant : process.descendants().toList()) {
+      try {
+        files.addAll(Files.readAllLines(Path.of("/proc", Long.toString(descendant.pid()), "maps")));
+      } catch (IOException ended) {
+        // a process that ended meanwhile maps nothing
+      }
+    }
+    return files;
   }
 
   /** The feature version of a runtime's {@code release} file ({@code JAVA_VERSION="25.0.3"}). */
