@@ -3,6 +3,7 @@ package flashclaim.idempotency;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flashclaim.testing.Api;
+import flashclaim.testing.Claimer;
 import flashclaim.testing.HeldRoutes;
 import flashclaim.testing.MultiInstanceTest;
 import flashclaim.testing.ServiceInstance;
@@ -239,9 +240,9 @@ public abstract class IdempotencyKeyContract extends MultiInstanceTest {
   @Test
   void anonymousKeyIsIgnoredAndWritesNothing() throws Exception {
     String campaign = newCampaign(1, 5);
-    Api.Response claimed =
-        Api.post(instance(0), "/v1/campaigns/" + campaign + "/claims", Tokens.user("alice"), null);
-    String delivery = Webhooks.body(campaign, (String) claimed.json().get("code"), "order-1", "redeemed");
+    Claimer.Result claimed = Claimer.claimUntilFinal(instance(0), campaign, "alice");
+    assertThat(claimed).matches(Claimer.Result::tookACoupon);
+    String delivery = Webhooks.body(campaign, claimed.code(), "order-1", "redeemed");
 
     // Forged deliveries under one key, at once through every instance: each is checked and refused.
     List<Api.Response> forged =
@@ -269,8 +270,9 @@ public abstract class IdempotencyKeyContract extends MultiInstanceTest {
   void refusalsAreNeverStoredNorReplayed() throws Exception {
     String campaign = newCampaign(1, 5);
     String alice = Tokens.user("alice");
-    String code =
-        (String) Api.post(instance(0), "/v1/campaigns/" + campaign + "/claims", alice, null).json().get("code");
+    Claimer.Result alicesClaim = Claimer.claimUntilFinal(instance(0), campaign, "alice");
+    assertThat(alicesClaim).matches(Claimer.Result::tookACoupon);
+    String code = alicesClaim.code();
     String delivery = Webhooks.body(campaign, code, "order-1", "redeemed");
 
     // 401: a signed-in caller's delivery with a bad signature, then the same one signed.
