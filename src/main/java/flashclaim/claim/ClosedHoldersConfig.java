@@ -22,7 +22,7 @@ import java.time.Duration;
 @ConfigurationProperties("flashclaim.closed-holders")
 public record ClosedHoldersConfig(
     @Bindable(defaultValue = "2000000") int maxHolders,
-    @Bindable(defaultValue = "1000") int holderPageSize,
+    @Bindable(defaultValue = "10000") int holderPageSize,
     @Bindable(defaultValue = "2s") Duration settleMargin) {
 
   public ClosedHoldersConfig {

@@ -87,17 +87,19 @@ final class HolderSnapshots {
         delay.isZero()
             ? loader
             : CompletableFuture.delayedExecutor(delay.toNanos(), TimeUnit.NANOSECONDS, loader);
+    long planned = System.nanoTime();
     try {
-      when.execute(() -> read(campaign, loading));
+      when.execute(() -> read(campaign, loading, planned));
     } catch (RuntimeException e) {
       snapshots.asMap().remove(campaign.id(), loading); // refused when shutting down
     }
   }
 
-  private void read(Campaign campaign, Snapshot loading) {
+  private void read(Campaign campaign, Snapshot loading, long planned) {
     if (snapshots.asMap().get(campaign.id()) != loading) {
       return; // replaced or dropped while it waited
     }
+    long started = System.nanoTime();
     LongStream.Builder keys = LongStream.builder();
     try {
       boolean complete =
@@ -105,6 +107,14 @@ final class HolderSnapshots {
       Snapshot read = new Snapshot(loading.basis, complete ? keys.build().sorted().toArray() : null);
       snapshots.asMap().replace(campaign.id(), loading, read);
       loads.increment(); // once in use
+      long done = System.nanoTime();
+      LOG.info(
+          "read the holders of campaign {} ({}): {} in {} ms, {} ms after it was planned",
+          campaign.id().value(),
+          what,
+          complete ? read.keys.length + " records" : "more than " + maxHolders + " records, none kept",
+          TimeUnit.NANOSECONDS.toMillis(done - started),
+          TimeUnit.NANOSECONDS.toMillis(done - planned));
     } catch (RuntimeException e) {
       LOG.warn(
           "reading the holders of campaign {} ({}) failed; its claims read holdings: {}",

@@ -173,6 +173,10 @@ class StartupRefusalTest {
             onTheEmulator().with("flashclaim.audit.page-size", "0"),
             "flashclaim.audit.page-size"),
         refused(
+            "sold-out holders read in pages of no records",
+            onTheEmulator().with("flashclaim.sold-out.holder-page-size", "0"),
+            "flashclaim.sold-out.holder-page-size"),
+        refused(
             "a duration without its unit, which would bind to the default",
             onTheEmulator().with("flashclaim.http.lag-shed.target", "0"),
             "flashclaim.http.lag-shed.target=0"),
