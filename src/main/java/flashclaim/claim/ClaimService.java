@@ -34,6 +34,7 @@ public class ClaimService {
   private final SoldOutProofs soldOut;
   private final SoldOutHolders holders;
   private final ClosedHolders closedHolders;
+  private final SoldOutHoldingsReads holdingsReads;
 
   public ClaimService(
       CampaignService campaigns,
@@ -43,7 +44,8 @@ public class ClaimService {
       List<ClaimListener> listeners,
       SoldOutProofs soldOut,
       SoldOutHolders holders,
-      ClosedHolders closedHolders) {
+      ClosedHolders closedHolders,
+      SoldOutHoldingsReads holdingsReads) {
     this.campaigns = campaigns;
     this.store = store;
     this.config = config;
@@ -52,6 +54,7 @@ public class ClaimService {
     this.soldOut = soldOut;
     this.holders = holders;
     this.closedHolders = closedHolders;
+    this.holdingsReads = holdingsReads;
   }
 
   /** Claims a coupon of the campaign for the user, admitted now. */
@@ -83,8 +86,11 @@ public class ClaimService {
    * cached and not open, and the user cannot hold its limit ({@link #refusedWithoutRead}); or this
    * instance has proven its pool empty and, after the shared read of the additions counter that
    * {@link #claim} would wait for too, the proof holds and the user does not hold the limit ({@link
-   * #soldOutWithoutRead}). No thread waits for that read. Empty when the claim needs the store (or
-   * the read failed, or did not return within the deadline): then {@link #claim} decides it. The
+   * #soldOutWithoutRead}); or, while that snapshot of the holders is still being read, one read of
+   * the user's own claims shows that they do not hold the limit ({@link SoldOutHoldingsReads}: no
+   * admission slot or turn is needed where no coupon is left to give). No thread waits for those
+   * reads. Empty when the claim needs the store (or a read failed, or did not return within the
+   * deadline): then {@link #claim} decides it. The
    * refusal is not reported yet: the caller reports it ({@link #answered}) when it answers with it,
    * and may answer a repeat of an earlier claim of a user who {@link Refusal#holdsCoupons holds
    * coupons} with that claim's answer instead.
@@ -102,11 +108,29 @@ public class ClaimService {
           closed.flatMap(refusal -> refusedWithoutRead(campaign, user, refusal)));
     }
     long left = Duration.between(clock.instant(), admittedAt.plus(config.deadline())).toNanos();
+    Deadline deadline = Deadline.after(admittedAt, config.deadline(), clock);
     return soldOut
         .checkAsync(campaignId)
-        .thenApply(check -> soldOutWithoutRead(campaign, user, check))
+        .thenCompose(check -> soldOutWithoutSlot(campaign, user, check, deadline))
         .exceptionally(failure -> Optional.empty()) // the store path reads again, and reports it
         .completeOnTimeout(Optional.empty(), Math.max(0, left), TimeUnit.NANOSECONDS);
+  }
+
+  /**
+   * {@link #soldOutWithoutRead}; or, for a proven empty pool whose holders this instance has not
+   * loaded yet, the same rule on a read of the user's own claims, made without a slot.
+   */
+  private CompletableFuture<Optional<Refusal>> soldOutWithoutSlot(
+      Campaign campaign, UserId user, SoldOutProofs.Check check, Deadline deadline) {
+    Optional<Refusal> known = soldOutWithoutRead(campaign, user, check);
+    if (known.isPresent()
+        || !(check instanceof SoldOutProofs.Check.Proven proven)
+        || holders.loaded(campaign, proven.proof())) {
+      return CompletableFuture.completedFuture(known);
+    }
+    return holdingsReads
+        .heldUpToLimit(campaign, user, deadline)
+        .thenApply(held -> held.flatMap(n -> refusal(campaign, n, new ClaimOutcome.SoldOut())));
   }
 
   /**

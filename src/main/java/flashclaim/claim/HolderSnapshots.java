@@ -69,6 +69,12 @@ final class HolderSnapshots {
     return snapshot.heldUpTo(keyBits(user.key()), campaign.perUserLimit());
   }
 
+  /** Whether a snapshot under {@code basis} is loaded and holds the campaign's records. */
+  boolean loaded(CampaignId campaign, Object basis) {
+    Snapshot snapshot = snapshots.getIfPresent(campaign);
+    return snapshot != null && snapshot.basis.equals(basis) && snapshot.keys != null;
+  }
+
   /** Snapshots read and put in use (each one read of all the campaign's claim records). */
   long loads() {
     return loads.sum();

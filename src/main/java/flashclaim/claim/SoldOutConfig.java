@@ -29,6 +29,9 @@ import java.time.Duration;
  *     its pool returned before their deadline (the pool may be empty behind a query slower than the
  *     deadline, see {@link SoldOutProofs}); such a query takes longer than a deadline, so a read
  *     every few hundred milliseconds is enough to make a proof of it
+ * @param holdingsReads reads of a user's own claims that one instance makes at once, before
+ *     admission, for claims of a proven empty pool while its snapshot of the holders is still being
+ *     read ({@link SoldOutHoldingsReads}); 0: such claims wait for a slot and their turn
  */
 @ConfigurationProperties("flashclaim.sold-out")
 public record SoldOutConfig(
@@ -37,9 +40,13 @@ public record SoldOutConfig(
     @Bindable(defaultValue = "2000000") int maxHolders,
     @Bindable(defaultValue = "10000") int holderPageSize,
     @Bindable(defaultValue = "20ms") Duration counterReadInterval,
-    @Bindable(defaultValue = "250ms") Duration suspectReadInterval) {
+    @Bindable(defaultValue = "250ms") Duration suspectReadInterval,
+    @Bindable(defaultValue = "16") int holdingsReads) {
 
   public SoldOutConfig {
+    if (holdingsReads < 0) {
+      throw new IllegalArgumentException("flashclaim.sold-out.holdings-reads must be at least 0");
+    }
     if (holderPageSize < 1) {
       throw new IllegalArgumentException("flashclaim.sold-out.holder-page-size must be at least 1");
     }

@@ -48,6 +48,14 @@ public class SoldOutHolders {
   }
 
   /**
+   * Whether this instance's snapshot of the campaign's holders under {@code proof} is loaded, so
+   * that {@link #heldUpToLimit} counts a user's records rather than answering the limit.
+   */
+  public boolean loaded(Campaign campaign, PoolAdditions proof) {
+    return snapshots.loaded(campaign.id(), proof);
+  }
+
+  /**
    * Snapshots this instance has read and put in use (each one read of all the campaign's claim
    * records).
    */

@@ -142,6 +142,59 @@ public abstract class SoldOutFastPathContract extends MultiInstanceTest {
   }
 
   /**
+   * While an instance has no snapshot of a proven sold-out campaign's holders (here never: the
+   * campaign has more holders than {@code max-holders}), a claim is answered after one read of the
+   * user's own claims, before admission ({@link SoldOutHoldingsReads}): with one slot and room for
+   * one claim to wait, 60 claims of users who hold nothing sent at once are all answered 410, none
+   * 503, with one holdings read each and no pool query; the holder, at the same time, still gets
+   * their own coupon back (G4).
+   */
+  @Test
+  void aProvenSoldOutWithoutItsHoldersReadsEachUsersHoldingsWithoutASlot() throws Exception {
+    String soldOut = newCampaign(1, 1);
+    try (var narrow =
+        startInstance(
+            Map.of(
+                "flashclaim.admission.limit", "fixed",
+                "flashclaim.admission.initial-limit", 1,
+                "flashclaim.admission.max-queued", 1,
+                "flashclaim.sold-out.max-holders", 0,
+                "flashclaim.sold-out.holdings-reads", 64,
+                "micronaut.executors.store.number-of-threads", 2))) {
+      SoldOutProofs proofs = narrow.context().getBean(SoldOutProofs.class);
+      SoldOutHoldingsReads reads = narrow.context().getBean(SoldOutHoldingsReads.class);
+      ClaimStoreCalls calls = narrow.context().getBean(ClaimStoreCalls.class);
+      Claimer.Result won = Claimer.claimUntilFinal(narrow.url(), soldOut, "winner");
+      assertThat(won).matches(Claimer.Result::tookACoupon);
+      for (int j = 0; j < 3; j++) { // two 410s make the proof
+        assertThat(Claimer.claimUntilFinal(narrow.url(), soldOut, "prover-" + j).status()).isEqualTo(410);
+      }
+      long queries = calls.tryClaims();
+      long holdings = calls.holdings();
+      long readsBefore = reads.reads();
+
+      int storm = 60;
+      List<Api.Response> results =
+          runAll(
+              storm + 1,
+              storm + 1,
+              i -> () -> Claimer.claim(
+                  narrow.url(), soldOut, Tokens.user(i == storm ? "winner" : "storm-" + i), null));
+
+      assertThat(results).extracting(Api.Response::status).containsOnly(410, 200);
+      assertThat(results.subList(0, storm)).extracting(Api.Response::status).containsOnly(410);
+      assertThat(results.get(storm).json()).containsEntry("code", won.code());
+      // The holder's claim is read at the door and again at the edge (it holds the limit, so both
+      // pass it on), then once more in its slot, where the controller answers its coupon.
+      assertThat(reads.reads() - readsBefore).as("holdings reads before admission").isEqualTo(storm + 2);
+      assertThat(calls.holdings() - holdings).as("holdings reads in all").isEqualTo(storm + 3);
+      assertThat(calls.tryClaims()).as("pool queries").isEqualTo(queries);
+      assertThat(proofs.hasProof(new flashclaim.campaign.CampaignId(soldOut))).isTrue();
+    }
+    assertStoreConsistent(soldOut, 1);
+  }
+
+  /**
    * G3 and G4 with the holders' snapshot ({@link SoldOutHolders}): once an instance has the holders
    * of a proven sold-out campaign, a user who holds nothing gets 410 without any store read of
    * their holdings, and every holder, through any instance, still gets their own coupon back.

@@ -34,7 +34,7 @@ class SoldOutProofsTest {
   private static final CampaignId CAMPAIGN = new CampaignId("sold-out");
   private final Counter counter = new Counter();
   private final SoldOutProofs proofs =
-      new SoldOutProofs(counter, new SoldOutConfig(true, 100, 1000, 10, Duration.ZERO, Duration.ZERO), Clock.systemUTC(), READERS);
+      new SoldOutProofs(counter, new SoldOutConfig(true, 100, 1000, 10, Duration.ZERO, Duration.ZERO, 16), Clock.systemUTC(), READERS);
   private final ExecutorService threads = Executors.newCachedThreadPool();
   private static final ExecutorService READERS = Executors.newCachedThreadPool();
 
@@ -126,7 +126,7 @@ class SoldOutProofsTest {
     SoldOutProofs spaced =
         new SoldOutProofs(
             counter,
-            new SoldOutConfig(true, 100, 1000, 10, Duration.ZERO, Duration.ofSeconds(10)),
+            new SoldOutConfig(true, 100, 1000, 10, Duration.ZERO, Duration.ofSeconds(10), 16),
             Clock.systemUTC(),
             READERS);
     spaced.suspect(CAMPAIGN);
@@ -293,7 +293,7 @@ class SoldOutProofsTest {
 
   @Test
   void withoutTheFastPathNothingIsReadOrProven() {
-    SoldOutProofs off = new SoldOutProofs(counter, new SoldOutConfig(false, 100, 1000, 10, Duration.ZERO, Duration.ZERO), Clock.systemUTC(), READERS);
+    SoldOutProofs off = new SoldOutProofs(counter, new SoldOutConfig(false, 100, 1000, 10, Duration.ZERO, Duration.ZERO, 16), Clock.systemUTC(), READERS);
     off.noneLeft(CAMPAIGN, new SoldOutProofs.Check.Unproven(new PoolAdditions(1, false)));
     assertThat(off.check(CAMPAIGN, later())).isEqualTo(new SoldOutProofs.Check.Unproven(null));
     assertThat(off.reads()).isZero();
@@ -302,7 +302,7 @@ class SoldOutProofsTest {
   /** Proofs with the given read interval, holding a proof with the counter at (1, quiet). */
   private SoldOutProofs provenWithReadInterval(Duration interval) {
     SoldOutProofs spaced =
-        new SoldOutProofs(counter, new SoldOutConfig(true, 100, 1000, 10, interval, Duration.ZERO), Clock.systemUTC(), READERS);
+        new SoldOutProofs(counter, new SoldOutConfig(true, 100, 1000, 10, interval, Duration.ZERO, 16), Clock.systemUTC(), READERS);
     spaced.noneLeft(CAMPAIGN, new SoldOutProofs.Check.Unproven(null));
     spaced.noneLeft(CAMPAIGN, spaced.check(CAMPAIGN, later()));
     return spaced;
