@@ -6,6 +6,7 @@ import flashclaim.testing.Api;
 import flashclaim.testing.ClaimStoreCalls;
 import flashclaim.testing.Claimer;
 import flashclaim.testing.MultiInstanceTest;
+import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.StoreBackend;
 import flashclaim.testing.Tokens;
 import java.time.Duration;
@@ -93,6 +94,16 @@ public abstract class SoldOutFastPathContract extends MultiInstanceTest {
     assertAuditOk(campaign, 3 + INSTANCES);
   }
 
+  /** An instance with one admission slot, room for one claim to wait, and two store threads. */
+  private ServiceInstance narrowInstance(Map<String, Object> more) {
+    Map<String, Object> settings = new java.util.HashMap<>(more);
+    settings.put("flashclaim.admission.limit", "fixed");
+    settings.put("flashclaim.admission.initial-limit", 1);
+    settings.put("flashclaim.admission.max-queued", 1);
+    settings.put("micronaut.executors.store.number-of-threads", 2);
+    return startInstance(settings);
+  }
+
   /**
    * G6 with the fast path: claims an instance can answer without the store (a proven sold-out for
    * users who hold nothing, a campaign not open yet) take no admission slot. An instance with one
@@ -104,13 +115,7 @@ public abstract class SoldOutFastPathContract extends MultiInstanceTest {
     String soldOut = newCampaign(1, 1);
     String upcoming = getClass().getSimpleName().toLowerCase() + "-upcoming-" + System.nanoTime();
     Api.createCampaign(instance(0), upcoming, 1, 5, Instant.now().plus(Duration.ofHours(1)), null);
-    try (var narrow =
-        startInstance(
-            Map.of(
-                "flashclaim.admission.limit", "fixed",
-                "flashclaim.admission.initial-limit", 1,
-                "flashclaim.admission.max-queued", 1,
-                "micronaut.executors.store.number-of-threads", 2))) {
+    try (var narrow = narrowInstance(Map.of())) {
       SoldOutProofs proofs = narrow.context().getBean(SoldOutProofs.class);
       SoldOutHolders holders = narrow.context().getBean(SoldOutHolders.class);
       ClaimStoreCalls calls = narrow.context().getBean(ClaimStoreCalls.class);
@@ -153,14 +158,8 @@ public abstract class SoldOutFastPathContract extends MultiInstanceTest {
   void aProvenSoldOutWithoutItsHoldersReadsEachUsersHoldingsWithoutASlot() throws Exception {
     String soldOut = newCampaign(1, 1);
     try (var narrow =
-        startInstance(
-            Map.of(
-                "flashclaim.admission.limit", "fixed",
-                "flashclaim.admission.initial-limit", 1,
-                "flashclaim.admission.max-queued", 1,
-                "flashclaim.sold-out.max-holders", 0,
-                "flashclaim.sold-out.holdings-reads", 64,
-                "micronaut.executors.store.number-of-threads", 2))) {
+        narrowInstance(
+            Map.of("flashclaim.sold-out.max-holders", 0, "flashclaim.sold-out.holdings-reads", 64))) {
       SoldOutProofs proofs = narrow.context().getBean(SoldOutProofs.class);
       SoldOutHoldingsReads reads = narrow.context().getBean(SoldOutHoldingsReads.class);
       ClaimStoreCalls calls = narrow.context().getBean(ClaimStoreCalls.class);
