@@ -1,0 +1,87 @@
+package flashclaim.bench;
+
+import com.google.cloud.firestore.CollectionReference;
+import com.google.cloud.firestore.Firestore;
+import com.google.cloud.firestore.Query;
+import com.google.cloud.firestore.WriteBatch;
+import flashclaim.testing.TestEmulator;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * Whether a campaign's pool query on the Firestore emulator costs more when another campaign of
+ * the same database holds many coupons: the load runs seed a calibration campaign (30,000 coupons)
+ * and a floor campaign before the measured one, each under its own {@code campaigns/{id}}. The
+ * probe of the measured pool (5,000 coupons, 10 % assigned) is timed alone, then again after a
+ * neighbour campaign of {@code neighbour} coupons is seeded, 5 runs each after one warm-up.
+ *
+ * <p>Run: {@code ./mvnw -q -DskipTests test-compile exec:exec -Dexec.classpathScope=test
+ * -Dexec.executable=java -Dexec.args="-cp %classpath flashclaim.bench.NeighbourCampaignCost"}
+ */
+public final class NeighbourCampaignCost {
+  private static final int RUNS = 5;
+
+  private NeighbourCampaignCost() {}
+
+  public static void main(String[] args) throws Exception {
+    int neighbour = args.length > 0 ? Integer.parseInt(args[0]) : 30_000;
+    Firestore db = TestEmulator.firestore();
+    TestEmulator.reset();
+    CollectionReference measured = db.collection("campaigns").document("measured").collection("coupons");
+    seed(db, measured, 5_000);
+    time("alone", measured);
+    seed(db, db.collection("campaigns").document("neighbour").collection("coupons"), neighbour);
+    time("beside a neighbour of " + neighbour, measured);
+    System.exit(0); // the emulator's shutdown hook stops it
+  }
+
+  private static void time(String name, CollectionReference coupons) throws Exception {
+    Query probe =
+        coupons.whereEqualTo("isAssigned", false).orderBy("randomFloat").startAt(Math.random()).limit(200);
+    probe.get().get(); // warm-up
+    long started = System.nanoTime();
+    for (int i = 0; i < RUNS; i++) {
+      probe.get().get();
+    }
+    System.out.printf("measured pool %-36s %7.1f ms per probe%n", name, (System.nanoTime() - started) / 1e6 / RUNS);
+  }
+
+  private static void seed(Firestore db, CollectionReference coupons, int size) throws Exception {
+    ExecutorService writers = Executors.newFixedThreadPool(8);
+    try {
+      List<Future<?>> batches = new ArrayList<>();
+      for (int b = 0; b < size / 500; b++) {
+        batches.add(
+            writers.submit(
+                () -> {
+                  WriteBatch batch = db.batch();
+                  for (int i = 0; i < 500; i++) {
+                    batch.create(
+                        coupons.document(randomId()),
+                        Map.of(
+                            "isAssigned", ThreadLocalRandom.current().nextInt(10) == 0,
+                            "randomFloat", Math.random()));
+                  }
+                  return batch.commit().get();
+                }));
+      }
+      for (Future<?> batch : batches) {
+        batch.get();
+      }
+    } finally {
+      writers.shutdown();
+    }
+  }
+
+  private static String randomId() {
+    byte[] id = new byte[16];
+    ThreadLocalRandom.current().nextBytes(id);
+    return HexFormat.of().formatHex(id);
+  }
+}
