@@ -67,7 +67,7 @@ import java.util.Random;
  * idleDrainGrowth (2, {@code flashclaim.admission.idle-drain-growth}; 1: off); earlyWhenIdle
  * (false, {@code flashclaim.admission.early-when-idle}); startSlowLast (false; true: only the
  * last instance is slower in the sale's first startMs, as one instance of a fleet that met a
- * stall);
+ * stall); maxRetryS (30, {@code flashclaim.admission.max-retry-after} in seconds);
  * attemptCpuMs (0: off) and cores (2): every attempt, answered or refused, takes this much of
  * the cores' time, which answer attempts one after another: beyond cores / attemptCpuMs attempts
  * a second they queue unseen (delayMs is then unused), and a client whose attempt is not seen
@@ -169,7 +169,8 @@ public final class AdmissionModel {
       double attemptCpuMs,
       int cores,
       long timeoutMs,
-      boolean startSlowLast) {
+      boolean startSlowLast,
+      long maxRetryS) {
     this.startSlowLast = startSlowLast;
     this.skewNanos = skewMs * 1_000_000;
     this.attemptCpuNanos = Math.round(attemptCpuMs * 1e6 / cores);
@@ -207,7 +208,7 @@ public final class AdmissionModel {
             maxQueued,
             Duration.ofMillis(100),
             Duration.ofMillis(waitMs),
-            Duration.ofSeconds(30),
+            Duration.ofSeconds(maxRetryS),
             Duration.ofSeconds(maxTurnS),
             Duration.ofMillis(minRetryMs),
             0.5,
@@ -296,7 +297,8 @@ public final class AdmissionModel {
             Double.parseDouble(given.getOrDefault("attemptCpuMs", "0")),
             Integer.parseInt(given.getOrDefault("cores", "2")),
             Long.parseLong(given.getOrDefault("timeoutMs", "10000")),
-            Boolean.parseBoolean(given.getOrDefault("startSlowLast", "false")));
+            Boolean.parseBoolean(given.getOrDefault("startSlowLast", "false")),
+            Long.parseLong(given.getOrDefault("maxRetryS", "30")));
     System.out.println(model.run());
   }
 
