@@ -17,17 +17,14 @@ import java.util.List;
  */
 @Context
 final class SettingsRules {
-  /** The service's own configuration records, by name. */
-  static List<BeanDefinition<?>> records(BeanContext context) {
-    return context.getBeanDefinitions(Qualifiers.byStereotype(ConfigurationReader.class)).stream()
-        .filter(definition -> definition.getBeanType().getName().startsWith("flashclaim."))
-        .<BeanDefinition<?>>map(definition -> definition)
-        .sorted(Comparator.comparing(definition -> definition.getBeanType().getName()))
-        .toList();
-  }
-
   SettingsRules(BeanContext context) {
-    for (BeanDefinition<?> record : records(context)) {
+    List<BeanDefinition<?>> records =
+        context.getBeanDefinitions(Qualifiers.byStereotype(ConfigurationReader.class)).stream()
+            .filter(definition -> definition.getBeanType().getName().startsWith("flashclaim."))
+            .<BeanDefinition<?>>map(definition -> definition)
+            .sorted(Comparator.comparing(definition -> definition.getBeanType().getName()))
+            .toList();
+    for (BeanDefinition<?> record : records) { // in name order, so the first broken rule is stable
       context.getBean(record); // a broken rule throws, and the start fails with its message
     }
   }
