@@ -19,7 +19,7 @@ import java.time.Duration;
  * @param holderPageSize claim records per page when an instance reads a campaign's holders; until
  *     the read is done its claims read the user's holdings in an admission slot, and on the
  *     Firestore emulator every page scans the whole collection, so fewer, larger pages end it
- *     sooner (5,000 holders under W8's load: 5.4-7.4 s in pages of 1,000, 2.2-3.4 s in one)
+ *     sooner (5,000 holders under W8's load: 5.4-7.4 s in pages of 1,000, 0.3-3.4 s in one)
  * @param counterReadInterval the least time between the starts of two reads of one campaign's
  *     additions counter: the claims that arrive meanwhile share the next read, so a sold-out storm
  *     costs at most one read per interval per instance, and a proven sold-out answer waits at most
