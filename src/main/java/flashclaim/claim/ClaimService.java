@@ -107,8 +107,8 @@ public class ClaimService {
       return CompletableFuture.completedFuture(
           closed.flatMap(refusal -> refusedWithoutRead(campaign, user, refusal)));
     }
-    long left = Duration.between(clock.instant(), admittedAt.plus(config.deadline())).toNanos();
     Deadline deadline = Deadline.after(admittedAt, config.deadline(), clock);
+    long left = Duration.between(clock.instant(), deadline.instant()).toNanos();
     return soldOut
         .checkAsync(campaignId)
         .thenCompose(check -> soldOutWithoutSlot(campaign, user, check, deadline))

@@ -30,16 +30,15 @@ import java.util.concurrent.atomic.LongAdder;
 public class SoldOutHoldingsReads {
   private final ClaimStore store;
   private final Executor reader;
+  /** One per read that may run now; none when these reads are off ({@code holdings-reads} 0). */
   private final Semaphore permits;
-  private final boolean enabled;
   private final LongAdder reads = new LongAdder();
 
   public SoldOutHoldingsReads(
       ClaimStore store, SoldOutConfig config, @Named("store") Executor reader) {
     this.store = store;
     this.reader = reader;
-    this.enabled = config.holdingsReads() > 0;
-    this.permits = new Semaphore(Math.max(0, config.holdingsReads()));
+    this.permits = new Semaphore(config.holdingsReads());
   }
 
   /**
@@ -49,7 +48,7 @@ public class SoldOutHoldingsReads {
    */
   public CompletableFuture<Optional<Integer>> heldUpToLimit(
       Campaign campaign, UserId user, Deadline deadline) {
-    if (!enabled || deadline.passed() || !permits.tryAcquire()) {
+    if (deadline.passed() || !permits.tryAcquire()) {
       return CompletableFuture.completedFuture(Optional.empty());
     }
     try {

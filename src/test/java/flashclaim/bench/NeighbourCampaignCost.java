@@ -3,16 +3,7 @@ package flashclaim.bench;
 import com.google.cloud.firestore.CollectionReference;
 import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.Query;
-import com.google.cloud.firestore.WriteBatch;
 import flashclaim.testing.TestEmulator;
-import java.util.ArrayList;
-import java.util.HexFormat;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * Whether a campaign's pool query on the Firestore emulator costs more when another campaign of
@@ -34,9 +25,9 @@ public final class NeighbourCampaignCost {
     Firestore db = TestEmulator.firestore();
     TestEmulator.reset();
     CollectionReference measured = db.collection("campaigns").document("measured").collection("coupons");
-    seed(db, measured, 5_000);
+    ProbeQueryCost.seed(db, measured, 5_000);
     time("alone", measured);
-    seed(db, db.collection("campaigns").document("neighbour").collection("coupons"), neighbour);
+    ProbeQueryCost.seed(db, db.collection("campaigns").document("neighbour").collection("coupons"), neighbour);
     time("beside a neighbour of " + neighbour, measured);
     System.exit(0); // the emulator's shutdown hook stops it
   }
@@ -50,38 +41,5 @@ public final class NeighbourCampaignCost {
       probe.get().get();
     }
     System.out.printf("measured pool %-36s %7.1f ms per probe%n", name, (System.nanoTime() - started) / 1e6 / RUNS);
-  }
-
-  private static void seed(Firestore db, CollectionReference coupons, int size) throws Exception {
-    ExecutorService writers = Executors.newFixedThreadPool(8);
-    try {
-      List<Future<?>> batches = new ArrayList<>();
-      for (int b = 0; b < size / 500; b++) {
-        batches.add(
-            writers.submit(
-                () -> {
-                  WriteBatch batch = db.batch();
-                  for (int i = 0; i < 500; i++) {
-                    batch.create(
-                        coupons.document(randomId()),
-                        Map.of(
-                            "isAssigned", ThreadLocalRandom.current().nextInt(10) == 0,
-                            "randomFloat", Math.random()));
-                  }
-                  return batch.commit().get();
-                }));
-      }
-      for (Future<?> batch : batches) {
-        batch.get();
-      }
-    } finally {
-      writers.shutdown();
-    }
-  }
-
-  private static String randomId() {
-    byte[] id = new byte[16];
-    ThreadLocalRandom.current().nextBytes(id);
-    return HexFormat.of().formatHex(id);
   }
 }

@@ -1,5 +1,6 @@
 package flashclaim.bench;
 
+import com.google.cloud.firestore.CollectionReference;
 import com.google.cloud.firestore.FieldPath;
 import com.google.cloud.firestore.Firestore;
 import com.google.cloud.firestore.Query;
@@ -33,7 +34,7 @@ public final class ProbeQueryCost {
     Firestore db = TestEmulator.firestore();
     for (int size : new int[] {5_000, 50_000}) {
       TestEmulator.reset();
-      seed(db, size);
+      seed(db, db.collection("coupons"), size);
       Query unassigned = db.collection("coupons").whereEqualTo("isAssigned", false);
       time(size, "current probe, limit 200", () -> probe(unassigned).limit(200));
       time(size, "current probe, limit 1000", () -> probe(unassigned).limit(1_000));
@@ -59,7 +60,11 @@ public final class ProbeQueryCost {
     return unassigned.orderBy("randomFloat").startAt(Math.random());
   }
 
-  private static void seed(Firestore db, int size) throws Exception {
+  /**
+   * Seeds {@code size} coupons into {@code coupons} in parallel batches of 500, 10 % of them
+   * assigned, each with a {@code randomFloat}.
+   */
+  static void seed(Firestore db, CollectionReference coupons, int size) throws Exception {
     ExecutorService writers = Executors.newFixedThreadPool(8);
     try {
       List<Future<?>> batches = new ArrayList<>();
@@ -70,7 +75,7 @@ public final class ProbeQueryCost {
                   WriteBatch batch = db.batch();
                   for (int i = 0; i < 500; i++) {
                     batch.create(
-                        db.collection("coupons").document(randomId()),
+                        coupons.document(randomId()),
                         Map.of(
                             "isAssigned", ThreadLocalRandom.current().nextInt(10) == 0,
                             "randomFloat", Math.random()));
