@@ -90,8 +90,10 @@ import java.util.List;
  * @param earlyWhenIdle a user who comes back before the turn their ticket carries is served
  *     anyway when a slot is free, nobody waits in line and no user who clicked earlier is due back
  *     (here, or by the fleet front at another instance): the turn was told from a drain rate the
- *     instance now beats, and a slot left idle serves nobody. {@code false} (the default until a
- *     load run has measured it at work): such a user is always told the rest of their wait
+ *     instance now beats, and a slot left idle serves nobody (a user told a turn far ahead by a book
+ *     that ran ahead in a sale's slow first seconds, or by a book of a sale that has ended, would
+ *     otherwise be refused by an idle instance for up to {@code max-turn}). {@code false}: such a
+ *     user is always told the rest of their wait
  */
 @ConfigurationProperties("flashclaim.admission")
 public record AdmissionConfig(
@@ -116,7 +118,7 @@ public record AdmissionConfig(
     @Bindable(defaultValue = "true") boolean appointments,
     @Bindable(defaultValue = "4") double returnsPerSlot,
     @Bindable(defaultValue = "2") double idleDrainGrowth,
-    @Bindable(defaultValue = "false") boolean earlyWhenIdle) {
+    @Bindable(defaultValue = "true") boolean earlyWhenIdle) {
 
   /** The names of the limit algorithms. */
   public static final List<String> LIMITS = List.of("gradient2", "vegas", "fixed");

@@ -972,15 +972,19 @@ public final class FairAdmission {
   }
 
   /**
-   * Whether a slot is free, nobody waits, and none of the users told to come back in the last
-   * second but one came back in the last second: the turns the book holds are then for users who
-   * went away (a burst of clients that gave up, a load test that ended), and keeping them would
-   * refuse new users while the instance idles. Must hold {@code lock}.
+   * Whether the book (or a fleet floor told from it) reaches beyond now, a slot is free, nobody waits, and either none of the users
+   * told to come back in the last second but one came back in the last second, or no user told to
+   * come back is away at all (every one came back, or their grace passed): the turns the book
+   * holds are then for users who went away (a burst of clients that gave up, a load test that
+   * ended) or who were answered already (a sale that sold out: its users came back to the proof),
+   * and keeping them would refuse new users, of any campaign, while the instance idles. Must hold
+   * {@code lock}.
    */
   private boolean idleWithoutReturns(Instant now) {
-    return queue.isEmpty()
+    return (bookedUntil.isAfter(now) || floorUntil.isAfter(now))
+        && queue.isEmpty()
         && limiter.getInflight() < limiter.getLimit()
-        && showUps.nobodyCameBack(now);
+        && (showUps.nobodyCameBack(now) || (heldBack != null && heldBack.nobodyAway(now)));
   }
 
   /**

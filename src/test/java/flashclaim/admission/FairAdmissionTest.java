@@ -310,7 +310,7 @@ class FairAdmissionTest {
       admission.useFleetFront(front::get);
       measureHoldTime(admission, Duration.ofMillis(100)); // a turn every 50 ms
       Instant start = clock.instant();
-      Instant waitUntil = start.plusMillis(120);
+      Instant waitUntil = start.plusMillis(80);
       FairAdmission.Permit one = admitted(admission.enter(T0.plusMillis(1), waitUntil));
       FairAdmission.Permit two = admitted(admission.enter(T0.plusMillis(2), waitUntil));
       Map<Integer, Entry.Refused> told = new HashMap<>();
@@ -540,6 +540,55 @@ class FairAdmissionTest {
         .isInstanceOf(Entry.Admitted.class);
     assertThat(admission.bookResets()).isEqualTo(1);
     assertThat(admission.showUpShare()).as("none of those due came back").isZero();
+  }
+
+  /**
+   * A sale whose first burst booked turns 50 s ahead, then sold out: every user told to come back
+   * came back as told (answered on the sold-out proof, without admission), the last ones at the
+   * longest Retry-After, 30 s. The book still reaches 20 s beyond that, for nobody: a new user, of this
+   * campaign or another, on the idle instance is served at once. While one of those users is still
+   * away, the book holds, and a new user is told a turn after theirs.
+   */
+  @Test
+  void anIdleInstanceDropsTheTurnsOfASaleWhoseUsersAllCameBack() {
+    for (boolean oneStaysAway : new boolean[] {false, true}) {
+      AdmissionConfig config = config(4, 10, true, Duration.ofMillis(150));
+      FairAdmission admission =
+          new FairAdmission(config, AdmissionFactory.limiter(config), clock, timer, () -> 0.5);
+      measureHoldTime(admission, Duration.ofMillis(100)); // a turn every 25 ms
+      Instant burst = clock.instant();
+      Map<Integer, Instant> dueAt = new HashMap<>();
+      for (int i = 1; i <= 2_000; i++) { // no time to wait: every one told a turn, up to 50 s ahead
+        Entry.Refused told = refused(admission.enter(T0.plusMillis(i), burst));
+        dueAt.put(i, burst.plus(told.retryAfter()));
+      }
+      assertThat(admission.booked()).isGreaterThan(Duration.ofSeconds(45));
+      int awayUser = dueAt.keySet().stream().max(Integer::compare).orElseThrow();
+      // each user comes back in the second they were told (here at its end), to a sold-out pool
+      for (int second = 1; second <= 30; second++) {
+        clock.move(Duration.ofSeconds(1));
+        for (Map.Entry<Integer, Instant> user : dueAt.entrySet()) {
+          boolean due = user.getValue().isAfter(clock.instant().minusSeconds(1))
+              && !user.getValue().isAfter(clock.instant());
+          if (due && !(oneStaysAway && user.getKey() == awayUser)) {
+            admission.cameBack(T0.plusMillis(user.getKey()));
+          }
+        }
+      }
+      clock.move(Duration.ofMillis(50)); // within the grace of the users due last
+      assertThat(admission.booked()).as("the book still reaches ahead").isPositive();
+      Instant now = clock.instant();
+      CompletableFuture<Entry> next =
+          admission.enter(now, now.plusMillis(100)).toCompletableFuture();
+      if (oneStaysAway) {
+        assertThat(refused(next).reason()).as("a user told to come back is away").isEqualTo(Reason.DEADLINE);
+        assertThat(admission.bookResets()).isZero();
+      } else {
+        admitted(next).release(Result.SUCCESS);
+        assertThat(admission.bookResets()).as("every user told came back").isEqualTo(1);
+        assertThat(admission.booked()).isLessThan(Duration.ofSeconds(1));
+      }
+    }
   }
 
   /**

@@ -111,6 +111,8 @@ class TicketAcrossInstancesTest {
    * at once; the fleet order is off, so nothing but the ticket tells B of A's book), yet it refuses
    * {@code early}'s retry before that turn at once, without a slot, told the rest of the wait and
    * the same turn and first arrival in the new ticket. After the turn, B serves {@code early}.
+   * ({@code early-when-idle} is off here: on, as by default, B's free slot would serve {@code
+   * early} at once, nobody else being due; {@code FairAdmissionTest} shows that.)
    */
   @Test
   void aTurnBeyondTheLongestRetryAfterTravelsInTheTicket() throws Exception {
@@ -244,6 +246,7 @@ class TicketAcrossInstancesTest {
             "flashclaim.admission.max-retry-after", "1s",
             "flashclaim.admission.max-turn", "1m",
             "flashclaim.admission.fleet.enabled", "false",
+            "flashclaim.admission.early-when-idle", "false",
             "flashclaim.claim.deadline", "60s",
             "flashclaim.firestore.call-timeout", "30s"));
   }

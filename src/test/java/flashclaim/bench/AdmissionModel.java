@@ -65,7 +65,7 @@ import java.util.Random;
  * fleet.hold-slack}); skewMs (0): the last instance's clock is this far ahead, and it stamps its
  * new users' first arrivals so; returnsPerSlot (4, {@code flashclaim.admission.returns-per-slot});
  * idleDrainGrowth (2, {@code flashclaim.admission.idle-drain-growth}; 1: off); earlyWhenIdle
- * (false, {@code flashclaim.admission.early-when-idle}); startSlowLast (false; true: only the
+ * (true, {@code flashclaim.admission.early-when-idle}); startSlowLast (false; true: only the
  * last instance is slower in the sale's first startMs, as one instance of a fleet that met a
  * stall); maxRetryS (30, {@code flashclaim.admission.max-retry-after} in seconds);
  * attemptCpuMs (0: off) and cores (2): every attempt, answered or refused, takes this much of
@@ -293,7 +293,7 @@ public final class AdmissionModel {
             Long.parseLong(given.getOrDefault("skewMs", "0")),
             Double.parseDouble(given.getOrDefault("returnsPerSlot", "4")),
             Double.parseDouble(given.getOrDefault("idleDrainGrowth", "2")),
-            Boolean.parseBoolean(given.getOrDefault("earlyWhenIdle", "false")),
+            Boolean.parseBoolean(given.getOrDefault("earlyWhenIdle", "true")),
             Double.parseDouble(given.getOrDefault("attemptCpuMs", "0")),
             Integer.parseInt(given.getOrDefault("cores", "2")),
             Long.parseLong(given.getOrDefault("timeoutMs", "10000")),
