@@ -218,6 +218,8 @@ public final class FairAdmission {
   private final NavigableMap<Instant, Instant> turnsByArrival = new TreeMap<>();
   /** Whether refused users come back when told; guarded by {@code lock}. */
   private final ShowUps showUps = new ShowUps();
+  /** The latest time a refused user was told to come back at; guarded by {@code lock}. */
+  private Instant lastDueAt = Instant.EPOCH;
   /** Times the book was given up because nobody came back for its turns. */
   private final LongAdder bookResets = new LongAdder();
   /** Times free slots were left to a user due back rather than given to a later arrival. */
@@ -983,19 +985,20 @@ public final class FairAdmission {
   }
 
   /**
-   * Whether the book (or a fleet floor told from it) reaches beyond now, a slot is free, nobody waits, and either none of the users
-   * told to come back in the last second but one came back in the last second, or no user told to
-   * come back is away at all (every one came back, or their grace passed): the turns the book
-   * holds are then for users who went away (a burst of clients that gave up, a load test that
-   * ended) or who were answered already (a sale that sold out: its users came back to the proof),
-   * and keeping them would refuse new users, of any campaign, while the instance idles. Must hold
-   * {@code lock}.
+   * Whether a slot is free, nobody waits, and either none of the users told to come back in the
+   * last second but one came back in the last second, or the book reaches beyond {@code
+   * max-retry-after} while nobody told to come back is due any more (the latest time told, plus
+   * the second that Retry-After's rounding adds, has passed): the turns the book holds are then for
+   * users who went away (a burst of clients that gave up, a load test that ended) or who were
+   * answered already (a sale that sold out: its users came back to the proof), and keeping them
+   * would refuse new users, of any campaign, while the instance idles. Must hold {@code lock}.
    */
   private boolean idleWithoutReturns(Instant now) {
-    return (bookedUntil.isAfter(now) || floorUntil.isAfter(now))
-        && queue.isEmpty()
-        && limiter.getInflight() < limiter.getLimit()
-        && (showUps.nobodyCameBack(now) || (heldBack != null && heldBack.nobodyAway(now)));
+    if (!queue.isEmpty() || limiter.getInflight() >= limiter.getLimit()) {
+      return false;
+    }
+    return showUps.nobodyCameBack(now)
+        || (reach(now).compareTo(maxRetryAfter) > 0 && now.isAfter(lastDueAt.plusSeconds(1)));
   }
 
   /**
@@ -1130,6 +1133,7 @@ public final class FairAdmission {
    */
   private Entry.Refused told(Reason reason, Duration retryAfter, Instant arrival, Instant now) {
     refused.get(reason).increment();
+    lastDueAt = max(lastDueAt, now.plus(retryAfter));
     showUps.told(now, now.plus(retryAfter));
     if (heldBack != null) {
       heldBack.told(arrival, now.plus(retryAfter));

@@ -44,8 +44,6 @@ final class HeldBack {
   private final Deque<Told> dueOrder = new ArrayDeque<>();
   /** The first arrivals of {@link #told}, to count those before one. */
   private final ArrivalRanks ranks = new ArrivalRanks();
-  /** Until when a user told beyond {@code capacity}, and so not remembered, may still be away. */
-  private Instant forgottenUntil = Instant.EPOCH;
 
   HeldBack(Duration grace, Duration slack, int capacity) {
     this.grace = grace;
@@ -57,8 +55,6 @@ final class HeldBack {
   void told(Instant firstArrival, Instant due) {
     Instant arrival = key(firstArrival);
     if (told.size() >= capacity && !told.containsKey(arrival)) {
-      Instant over = due.plus(grace);
-      forgottenUntil = over.isAfter(forgottenUntil) ? over : forgottenUntil;
       return;
     }
     Instant before = told.put(arrival, due);
@@ -103,15 +99,6 @@ final class HeldBack {
     return key(arrival).isAfter(earliest.getKey().plus(slack))
         ? earliest.getValue().plus(grace)
         : null;
-  }
-
-  /**
-   * Whether no user told to come back is away: every one came back, or their grace has passed.
-   * The turns an appointment book holds beyond now are then held for nobody.
-   */
-  boolean nobodyAway(Instant now) {
-    refresh(now);
-    return told.isEmpty() && now.isAfter(forgottenUntil);
   }
 
   /** The earliest first arrival among the users due now; null when none is. */
