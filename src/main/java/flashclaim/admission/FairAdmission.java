@@ -474,7 +474,7 @@ public final class FairAdmission {
       waiter = new Waiter(arrival, sequence++, now);
       queue.add(waiter);
       admitWhileFree(effects);
-      if (waitForSlot()) {
+      if (!queue.isEmpty()) {
         lastWaitedAt = now;
       }
       while (queue.size() > maxQueued) {
@@ -745,7 +745,7 @@ public final class FairAdmission {
       perSlot = busySeconds / busyFrees;
       Instant waited = lastWaitedAt.isAfter(lastBusyAt) ? lastWaitedAt : lastBusyAt;
       double idleWindows = seconds(waited, now) / drainWindowSeconds - 1;
-      if (!waitForSlot() && idleWindows > 0 && open < perSlot) {
+      if (queue.isEmpty() && idleWindows > 0 && open < perSlot) {
         perSlot = Math.max(open, perSlot / Math.pow(idleDrainGrowth, idleWindows));
       }
     } else {
@@ -770,10 +770,7 @@ public final class FairAdmission {
       frees = frees * kept(seconds(lastFreeAt, now)) + 1;
       lastFreeAt = now;
     }
-    // claims that wait while slots are free are held for a user due back (hold-grace, the fleet
-    // front), not for a slot: the slots freed then follow the few claims that run, paced by the
-    // turns told, and counted as the drain they would keep telling turns at that pace
-    if (!ran || queue.isEmpty() || limiter.getInflight() + 1 < limiter.getLimit()) {
+    if (!ran || queue.isEmpty()) {
       lastBusyFree = null; // a slot may stay free now: the next gap says nothing of the drain
       return;
     }
@@ -785,14 +782,6 @@ public final class FairAdmission {
       lastBusyAt = now;
     }
     lastBusyFree = now;
-  }
-
-  /**
-   * Whether claims wait for a slot: some wait, and every slot is taken. (Claims that wait while a
-   * slot is free are held for a user due back.) Must hold {@code lock}.
-   */
-  private boolean waitForSlot() {
-    return !queue.isEmpty() && limiter.getInflight() >= limiter.getLimit();
   }
 
   /** The share of a drain measure kept after {@code seconds}: an exponential drain window. */

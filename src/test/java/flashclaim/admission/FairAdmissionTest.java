@@ -1207,40 +1207,6 @@ class FairAdmissionTest {
     stuck.forEach(permit -> permit.release(Result.SUCCESS));
   }
 
-  /**
-   * Claims that wait in line while slots are free (held for an earlier click due back, here by the
-   * fleet front) do not wait for a slot: the slots freed meanwhile, one every 10 ms by the one
-   * claim at a time that runs (as users come back at the turns told), say nothing of the drain.
-   * Counted as a drain, they would keep telling new users turns at that pace, 100 a second, while
-   * three of the four slots idle; not counted, the drain measured before (40 a second) grows as on
-   * an idle instance, toward the limit over the mean hold (four slots of 5 ms: 800 a second).
-   */
-  @Test
-  void slotsFreedWhileClaimsAreHeldBackAreNoDrain() {
-    FairAdmission admission = withIdleDrainGrowth(2);
-    AtomicReference<FairAdmission.FleetFront> front = new AtomicReference<>();
-    admission.useFleetFront(front::get);
-    drainFortyASecondWithClaimsWaiting(admission);
-    Instant now = clock.instant();
-    front.set(new FairAdmission.FleetFront(now.minusSeconds(1), now.plusSeconds(60)));
-    List<CompletionStage<Entry>> held = new ArrayList<>();
-    for (int i = 0; i < 5; i++) {
-      held.add(admission.enterAgain(now, LATER));
-    }
-    for (int i = 0; i < 300; i++) { // 3 s: an earlier click every 10 ms, done in 5 ms
-      FairAdmission.Permit early = admitted(admission.enterAgain(T0, LATER));
-      clock.move(Duration.ofMillis(5));
-      early.release(Result.SUCCESS);
-      clock.move(Duration.ofMillis(5));
-    }
-    assertThat(held).allSatisfy(claim -> assertThat(claim.toCompletableFuture()).isNotDone());
-    assertThat(admission.queued()).isEqualTo(5);
-    assertThat(admission.drainRate()).isGreaterThan(150);
-    front.set(null);
-    admission.fleetRead();
-    held.forEach(claim -> admitted(claim).release(Result.SUCCESS));
-  }
-
   /** Four slots, a line of 100, no appointments, the given {@code idle-drain-growth}. */
   private FairAdmission withIdleDrainGrowth(double growth) {
     AdmissionConfig config = config(4, 100, false, Duration.ZERO, 4, growth, true);
