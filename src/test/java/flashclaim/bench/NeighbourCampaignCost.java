@@ -16,7 +16,8 @@ import flashclaim.testing.TestEmulator;
  * -Dexec.executable=java -Dexec.args="-cp %classpath flashclaim.bench.NeighbourCampaignCost"}
  */
 public final class NeighbourCampaignCost {
-  private static final int RUNS = 5;
+  /** Coupons of the measured pool. */
+  private static final int MEASURED = 5_000;
 
   private NeighbourCampaignCost() {}
 
@@ -25,21 +26,16 @@ public final class NeighbourCampaignCost {
     Firestore db = TestEmulator.firestore();
     TestEmulator.reset();
     CollectionReference measured = db.collection("campaigns").document("measured").collection("coupons");
-    ProbeQueryCost.seed(db, measured, 5_000);
+    ProbeQueryCost.seed(db, measured, MEASURED);
     time("alone", measured);
     ProbeQueryCost.seed(db, db.collection("campaigns").document("neighbour").collection("coupons"), neighbour);
     time("beside a neighbour of " + neighbour, measured);
     System.exit(0); // the emulator's shutdown hook stops it
   }
 
+  /** The measured pool's probe, from one random point for all its runs. */
   private static void time(String name, CollectionReference coupons) throws Exception {
-    Query probe =
-        coupons.whereEqualTo("isAssigned", false).orderBy("randomFloat").startAt(Math.random()).limit(200);
-    probe.get().get(); // warm-up
-    long started = System.nanoTime();
-    for (int i = 0; i < RUNS; i++) {
-      probe.get().get();
-    }
-    System.out.printf("measured pool %-36s %7.1f ms per probe%n", name, (System.nanoTime() - started) / 1e6 / RUNS);
+    Query probe = ProbeQueryCost.probe(coupons.whereEqualTo("isAssigned", false)).limit(200);
+    ProbeQueryCost.time(MEASURED, "measured pool " + name, () -> probe);
   }
 }

@@ -56,7 +56,7 @@ public final class ProbeQueryCost {
   }
 
   /** The optimistic strategy's probe from a random point, without its limit. */
-  private static Query probe(Query unassigned) {
+  static Query probe(Query unassigned) {
     return unassigned.orderBy("randomFloat").startAt(Math.random());
   }
 
@@ -97,7 +97,8 @@ public final class ProbeQueryCost {
     return HexFormat.of().formatHex(id);
   }
 
-  private static void time(int size, String name, Supplier<Query> query) throws Exception {
+  /** Times {@code RUNS} runs of the query {@code query} gives, after one warm-up run. */
+  static void time(int size, String name, Supplier<Query> query) throws Exception {
     query.get().get().get(); // warm-up
     int found = 0;
     long started = System.nanoTime();
