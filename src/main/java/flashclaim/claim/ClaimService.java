@@ -248,18 +248,13 @@ public class ClaimService {
         campaign.perUserLimit() == 1 ? List.of() : store.holdings(campaign, user, deadline);
     SoldOutProofs.Check soldOutCheck =
         soldOut.check(campaign.id(), deadline.instant(), store.foundEmptyFrom(campaign.id()));
-    Optional<Refusal> known = soldOutWithoutRead(campaign, user, soldOutCheck);
-    if (known.isPresent()) {
-      soldOut.answeredOnProof();
-      return known.get().outcome(); // no read at all: pool proven empty, user below the limit
-    } else if (soldOutCheck instanceof SoldOutProofs.Check.Proven) {
-      soldOut.answeredOnProof();
-      return heldOr(campaign, user, new ClaimOutcome.SoldOut(), deadline); // no pool query
-    } else if (soldOutCheck instanceof SoldOutProofs.Check.TimedOut) {
-      return heldOr(campaign, user, busy(), deadline);
+    Optional<ClaimOutcome> proven = decidedBy(soldOutCheck, campaign, user, deadline);
+    if (proven.isPresent()) {
+      return proven.get();
     }
-    // Each pass returns, or sees one more claim of the user (SlotTaken), so this ends after at
-    // most perUserLimit + 1 passes.
+    // Each pass returns, sees one more claim of the user (SlotTaken), or after a query of the pool
+    // that ran while it waited for it queries afresh (FoundEmptyBefore, unproven); the deadline
+    // bounds them all.
     while (true) {
       if (held.size() >= campaign.perUserLimit()) {
         return new ClaimOutcome.AlreadyHeld(held.get(held.size() - 1));
@@ -270,10 +265,26 @@ public class ClaimService {
       ClaimStore.Attempt attempt = store.tryClaim(campaign, user, freeSlot(held), deadline);
       if (attempt instanceof ClaimStore.Attempt.Won won) {
         soldOut.found(campaign.id());
+        if (store.runningOut(campaign.id())) {
+          soldOut.suspect(campaign.id()); // read the counter before the query that finds none
+        }
         return new ClaimOutcome.Claimed(won.claim());
       } else if (attempt instanceof ClaimStore.Attempt.NoneLeft) {
         soldOut.noneLeft(campaign.id(), soldOutCheck);
         return heldOr(campaign, user, new ClaimOutcome.SoldOut(), deadline);
+      } else if (attempt instanceof ClaimStore.Attempt.FoundEmptyBefore empty) {
+        // The query that found the pool empty ran while this claim waited for it: a read of the
+        // counter proves it for this claim too, if an unchanged read returned before it began.
+        proven =
+            decidedBy(
+                soldOut.check(campaign.id(), deadline.instant(), empty.from()),
+                campaign,
+                user,
+                deadline);
+        if (proven.isPresent()) {
+          return proven.get();
+        }
+        // unproven: the next pass queries the pool afresh, its proof still soldOutCheck's read
       } else if (attempt instanceof ClaimStore.Attempt.Contended contended) {
         if (contended.poolUnread()) {
           soldOut.suspect(campaign.id()); // the pool may be empty behind a query slower than that
@@ -285,6 +296,26 @@ public class ClaimService {
         held = store.holdings(campaign, user, deadline); // SlotTaken, holdings not read
       }
     }
+  }
+
+  /**
+   * What a check of the sold-out proof decides: sold out when it holds (from this instance's
+   * snapshot of the holders without a read, else after a read of the user's holdings), busy when
+   * the deadline passed while it read the counter; empty when the pool must be queried.
+   */
+  private Optional<ClaimOutcome> decidedBy(
+      SoldOutProofs.Check check, Campaign campaign, UserId user, Deadline deadline) {
+    Optional<Refusal> known = soldOutWithoutRead(campaign, user, check);
+    if (known.isPresent()) {
+      soldOut.answeredOnProof();
+      return Optional.of(known.get().outcome()); // no read at all: user below the limit
+    } else if (check instanceof SoldOutProofs.Check.Proven) {
+      soldOut.answeredOnProof();
+      return Optional.of(heldOr(campaign, user, new ClaimOutcome.SoldOut(), deadline));
+    } else if (check instanceof SoldOutProofs.Check.TimedOut) {
+      return Optional.of(heldOr(campaign, user, busy(), deadline));
+    }
+    return Optional.empty();
   }
 
   /**

@@ -41,6 +41,15 @@ public interface ClaimStore {
   Instant foundEmptyFrom(CampaignId campaign);
 
   /**
+   * Whether this instance's latest query of the campaign's pool found fewer unassigned coupons
+   * than it asked for: the pool is about to run out, if it has not already. {@link SoldOutProofs}
+   * then reads the additions counter ahead of the query that will find the pool empty, so that
+   * the claims which come while that query runs can be answered from it. False for a store whose
+   * queries belong to their claim ({@link #foundEmptyFrom} null).
+   */
+  boolean runningOut(CampaignId campaign);
+
+  /**
    * Calls {@code userKey} with the {@link UserId#key() key} of the user of every claim record of
    * the campaign (once per record, so a user with several slots comes several times), reading the
    * records in pages of {@code pageSize}, and stops once it has seen more than {@code max}.
@@ -69,6 +78,14 @@ public interface ClaimStore {
 
     /** The store found no unassigned coupon. */
     record NoneLeft() implements Attempt {}
+
+    /**
+     * Nothing was tried: the store's query of the pool that began at {@code from}, before this
+     * call, found no unassigned coupon, and no query since found one. Not a proof for this claim
+     * (coupons may have been added after {@code from}); {@link SoldOutProofs} may make one of it
+     * with a read of the additions counter. Calling again queries the pool afresh.
+     */
+    record FoundEmptyBefore(Instant from) implements Attempt {}
 
     /**
      * Lost every race until the deadline; coupons may remain. {@code poolUnread}: no query of the

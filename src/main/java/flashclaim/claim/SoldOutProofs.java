@@ -233,7 +233,11 @@ public class SoldOutProofs {
 
   /**
    * The store answered a claim of the campaign busy because no query of its pool returned before
-   * the deadline: the pool may be empty behind a query slower than that. Starts a read of the
+   * the deadline: the pool may be empty behind a query slower than that; or its latest query found
+   * fewer coupons than it asked for ({@link ClaimStore#runningOut}): the query that will find the
+   * pool empty is near, and the claims that come while it runs can be proven sold out from it
+   * ({@link ClaimStore.Attempt.FoundEmptyBefore}) only after a read that returned before it
+   * began. Starts a read of the
    * counter that no claim waits for, unless one is planned or in flight, or the last one started
    * less than {@code suspect-read-interval} ago, so that a query that ends after its claim gave up
    * can make a proof.

@@ -60,6 +60,11 @@ public final class ClaimStoreCalls implements BeanCreatedEventListener<ClaimStor
       }
 
       @Override
+      public boolean runningOut(CampaignId campaign) {
+        return store.runningOut(campaign);
+      }
+
+      @Override
       public Attempt tryClaim(Campaign campaign, UserId user, int slot, Deadline deadline) {
         tryClaims.increment();
         return store.tryClaim(campaign, user, slot, deadline);

@@ -84,13 +84,15 @@ public abstract class StoreContract {
 
   /**
    * Claims slot {@code slot} for {@code user} through client {@code client} until the store answers
-   * other than Contended, as a client retrying a lost race would.
+   * other than Contended, as a client retrying a lost race would, or FoundEmptyBefore, which
+   * {@code ClaimService} calls again for when it cannot prove the pool empty from it.
    */
   protected final ClaimStore.Attempt claim(int client, Campaign campaign, String user, int slot) {
     for (int attempt = 0; attempt < MAX_CONTENDED; attempt++) {
       ClaimStore.Attempt answer =
           clients.claimStore(client).tryClaim(campaign, new UserId(user), slot, deadline());
-      if (!(answer instanceof ClaimStore.Attempt.Contended)) {
+      if (!(answer instanceof ClaimStore.Attempt.Contended
+          || answer instanceof ClaimStore.Attempt.FoundEmptyBefore)) {
         return answer;
       }
     }

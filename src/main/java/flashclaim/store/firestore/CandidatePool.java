@@ -48,6 +48,14 @@ final class CandidatePool {
   /** What {@link #take} returns when the pool was proven empty during the claim. */
   static final Candidate NONE_LEFT = new Candidate(null, null, null, Instant.MIN);
 
+  /**
+   * What {@link #take} returns when a probe that began before the claim, and ended after it
+   * started, found the pool empty ({@link #foundEmptyFrom} tells when it began), and no candidate
+   * is left: not a proof for this claim, since coupons may have been added after that probe
+   * began. A take after it probes again.
+   */
+  static final Candidate EMPTY_BEFORE = new Candidate(null, null, null, Instant.MIN);
+
   /** Probes the store: candidates, or an empty list as the proof that none is left. */
   interface Probe {
     /**
@@ -68,7 +76,10 @@ final class CandidatePool {
   private final Demand demand;
   private final Executor probes;
   private final Clock clock;
-  private volatile Instant provenEmptyAt = Instant.MIN;
+  /** The latest probe that found the pool empty, while no later one found coupons; or null. */
+  private volatile Empty empty;
+  /** The latest probe found fewer coupons than it asked for. */
+  private volatile boolean runningOut;
   /** The probe in flight, or a finished one; guarded by {@code this}. */
   private CompletableFuture<Void> refill = CompletableFuture.completedFuture(null);
 
@@ -91,7 +102,8 @@ final class CandidatePool {
    * that waits shares its result).
    *
    * @return a candidate; {@link #NONE_LEFT} when a probe that started after {@code claimStarted}
-   *     found the pool empty; null when no candidate could be had before {@code deadline}
+   *     found the pool empty; {@link #EMPTY_BEFORE} when one that began before it and ended after
+   *     it did; null when no candidate could be had before {@code deadline}
    * @throws StoreException when the probe failed
    */
   Candidate take(Instant claimStarted, Instant deadline, Probe probe) throws InterruptedException {
@@ -104,8 +116,12 @@ final class CandidatePool {
         }
         return candidate;
       }
-      if (!provenEmptyAt.isBefore(claimStarted)) {
+      Empty found = empty;
+      if (found != null && !found.began().isBefore(claimStarted)) {
         return NONE_LEFT;
+      }
+      if (found != null && found.ended().isAfter(claimStarted)) {
+        return EMPTY_BEFORE;
       }
       CompletableFuture<Void> refilled = refill(probe);
       long wait = Duration.between(clock.instant(), deadline).toMillis();
@@ -130,8 +146,16 @@ final class CandidatePool {
    * for it; null when none did, or a later probe found candidates.
    */
   Instant foundEmptyFrom() {
-    Instant at = provenEmptyAt;
-    return at == Instant.MIN ? null : at;
+    Empty found = empty;
+    return found == null ? null : found.began();
+  }
+
+  /**
+   * Whether the latest probe found fewer unassigned coupons than it asked for (or none): it saw
+   * every coupon the pool had left, so the pool is about to run out, if it has not already.
+   */
+  boolean runningOut() {
+    return runningOut;
   }
 
   /** Puts back a candidate that was not used (its claim lost for another reason). */
@@ -150,24 +174,25 @@ final class CandidatePool {
       return refill;
     }
     Instant started = clock.instant();
-    boolean soldOutBefore = provenEmptyAt != Instant.MIN;
-    int limit = (int) Math.min(maxProbe, Math.max(2L * refillBelow, demand.recent()));
+    boolean soldOutBefore = empty != null;
+    int limit = (int) Math.max(1, Math.min(maxProbe, Math.max(2L * refillBelow, demand.recent())));
     try {
       refill =
           CompletableFuture.runAsync(
-              () -> absorb(started, probe.run(Math.max(1, limit), soldOutBefore)), probes);
+              () -> absorb(started, limit, probe.run(limit, soldOutBefore)), probes);
     } catch (RejectedExecutionException e) {
       refill = CompletableFuture.failedFuture(new StoreException("the instance is stopping", e));
     }
     return refill;
   }
 
-  private void absorb(Instant probeStarted, List<Candidate> found) {
+  private void absorb(Instant probeStarted, int limit, List<Candidate> found) {
+    runningOut = found.size() < limit;
     if (found.isEmpty()) {
-      provenEmptyAt = probeStarted;
+      empty = new Empty(probeStarted, clock.instant());
       return;
     }
-    provenEmptyAt = Instant.MIN; // coupons were added after a sell-out
+    empty = null; // coupons were added after a sell-out
     Instant forgetBefore = clock.instant().minus(maxAge);
     known.values().removeIf(seen -> seen.isBefore(forgetBefore));
     for (Candidate candidate : found) {
@@ -176,6 +201,9 @@ final class CandidatePool {
       }
     }
   }
+
+  /** A probe that found the pool empty: when it began, and when its answer came. */
+  private record Empty(Instant began, Instant ended) {}
 
   /**
    * Candidates taken over the last {@code window}, in two halves: an estimate of how many the next

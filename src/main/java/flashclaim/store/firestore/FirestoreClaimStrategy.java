@@ -58,6 +58,12 @@ abstract class FirestoreClaimStrategy implements ClaimStore {
     return null;
   }
 
+  /** False, for the same reason: such a strategy's queries tell nothing beyond their claim. */
+  @Override
+  public boolean runningOut(CampaignId campaign) {
+    return false;
+  }
+
   @Override
   public boolean forEachHolder(
       Campaign campaign, int pageSize, int max, Consumer<String> userKey) {

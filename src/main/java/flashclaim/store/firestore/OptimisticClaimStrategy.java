@@ -26,6 +26,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.stream.Stream;
 
 /**
  * The default claim strategy ({@code optimistic}): no query inside a transaction, no transaction at
@@ -92,6 +93,15 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
       if (candidate == CandidatePool.NONE_LEFT) {
         return new Attempt.NoneLeft();
       }
+      if (candidate == CandidatePool.EMPTY_BEFORE) {
+        Instant emptyFrom = pool.foundEmptyFrom();
+        if (emptyFrom == null) {
+          continue; // a probe since found coupons
+        }
+        return emptyFrom.isBefore(started)
+            ? new Attempt.FoundEmptyBefore(emptyFrom)
+            : new Attempt.NoneLeft();
+      }
       if (candidate == null) {
         return new Attempt.Contended(true); // no probe of the pool returned in time
       }
@@ -130,6 +140,12 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
     return pool == null ? null : pool.foundEmptyFrom();
   }
 
+  @Override
+  public boolean runningOut(CampaignId campaign) {
+    CandidatePool pool = pools.getIfPresent(campaign);
+    return pool != null && pool.runningOut();
+  }
+
   private CandidatePool pool(CampaignId campaign) {
     return pools.get(campaign, id -> new CandidatePool(candidateMaxAge, refillBelow, candidates, probes, clock));
   }
@@ -145,8 +161,12 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
   }
 
   /**
-   * Unassigned coupons from a random point on, else from the start; empty proves none is left. After
-   * a sell-out only the proof runs: one query instead of two for every claim of a sold-out storm.
+   * Unassigned coupons from a random point on, and when those are fewer than {@code limit}, the
+   * rest from the start up to that point; when none lie beyond the point, one query over the whole
+   * range, whose empty result proves none is left. After a sell-out only the proof runs: one query
+   * instead of two for every claim of a sold-out storm. Near a sale's end a probe so reads all the
+   * pool has left, up to {@code limit}, rather than the few beyond its point, and the claims need
+   * not wait for one small probe after another.
    */
   private List<CandidatePool.Candidate> probe(
       CollectionReference coupons, int limit, boolean soldOutBefore) {
@@ -162,6 +182,20 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
                   docs.timeout(),
                   "find unassigned coupons")
               .getDocuments();
+      if (!found.isEmpty() && found.size() < limit) {
+        int rest = limit - found.size();
+        counters.query();
+        found =
+            Stream.concat(
+                    found.stream(),
+                    await(
+                            () -> unassigned.endBefore(from).limit(rest).get(),
+                            docs.timeout(),
+                            "find unassigned coupons")
+                        .getDocuments()
+                        .stream())
+                .toList();
+      }
     }
     if (found.isEmpty()) {
       counters.query();

@@ -168,6 +168,12 @@ final class PostgresClaimStore implements ClaimStore {
     return null;
   }
 
+  /** False, for the same reason. */
+  @Override
+  public boolean runningOut(CampaignId campaign) {
+    return false;
+  }
+
   @Override
   public Attempt tryClaim(Campaign campaign, UserId user, int slot, Deadline deadline) {
     Request request =

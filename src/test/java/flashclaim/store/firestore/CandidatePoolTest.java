@@ -177,6 +177,70 @@ class CandidatePoolTest {
   }
 
   @Test
+  void aClaimThatWaitedForTheProbeThatFoundThePoolEmptyIsToldWhenItBeganAndProbesOnlyWhenItTakesAgain()
+      throws Exception {
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger probesRun = new AtomicInteger();
+    List<List<CandidatePool.Candidate>> answers = new ArrayList<>(List.of(List.of(), coupons(800, 1)));
+    CandidatePool pool = pool(0);
+    CandidatePool.Probe slow =
+        (limit, soldOutBefore) -> {
+          probesRun.incrementAndGet();
+          await(release);
+          return answers.remove(0);
+        };
+    Instant first = clock.instant();
+    Future<CandidatePool.Candidate> before =
+        claims.submit(() -> pool.take(first, in(Duration.ofSeconds(10)), slow));
+    waitFor(() -> probesRun.get() == 1);
+    Thread.sleep(5);
+    Instant second = clock.instant(); // after the probe began
+    Future<CandidatePool.Candidate> during =
+        claims.submit(() -> pool.take(second, in(Duration.ofSeconds(10)), slow));
+    Thread.sleep(50); // the second claim waits for the same probe
+    release.countDown();
+
+    assertThat(before.get(10, TimeUnit.SECONDS)).isSameAs(CandidatePool.NONE_LEFT);
+    assertThat(during.get(10, TimeUnit.SECONDS)).isSameAs(CandidatePool.EMPTY_BEFORE);
+    assertThat(pool.foundEmptyFrom()).isBetween(first, second);
+    assertThat(probesRun).as("no probe of its own").hasValue(1);
+    // taking again, it started after that probe ended: a probe of its own finds the coupon added
+    Thread.sleep(5);
+    assertThat(pool.take(clock.instant(), in(Duration.ofSeconds(5)), slow).code()).isEqualTo("c800");
+    assertThat(probesRun).hasValue(2);
+  }
+
+  @Test
+  void runsOutWhenAProbeFindsFewerCouponsThanItAskedFor() throws Exception {
+    List<Integer> sizes = List.of(120, 7, 120, 0); // what each probe finds; it asks for 20 to 100
+    AtomicInteger probesRun = new AtomicInteger();
+    CandidatePool pool = new CandidatePool(Duration.ofSeconds(30), 10, 100, probes, clock);
+    CandidatePool.Probe probe =
+        (limit, soldOutBefore) -> {
+          int i = probesRun.getAndIncrement();
+          return coupons(i * 1_000, i < sizes.size() ? sizes.get(i) : 0);
+        };
+    assertThat(pool.runningOut()).isFalse();
+    pool.take(clock.instant(), in(Duration.ofSeconds(5)), probe);
+    assertThat(pool.runningOut()).as("found more than it asked for").isFalse();
+    takeUntilARefillStarts(pool, probe);
+    waitFor(() -> probesRun.get() == 2 && pool.runningOut()); // found 7
+    takeUntilARefillStarts(pool, probe);
+    waitFor(() -> probesRun.get() == 3 && !pool.runningOut()); // coupons were added
+    takeUntilARefillStarts(pool, probe);
+    waitFor(() -> probesRun.get() == 4 && pool.runningOut()); // found none
+    assertThat(pool.foundEmptyFrom()).isNotNull();
+  }
+
+  /** Takes candidates until fewer than the pool's refill-below of 10 are left: a probe starts. */
+  private void takeUntilARefillStarts(CandidatePool pool, CandidatePool.Probe probe)
+      throws Exception {
+    while (pool.queued() >= 10) {
+      pool.take(clock.instant(), in(Duration.ofSeconds(5)), probe);
+    }
+  }
+
+  @Test
   void aFailedProbeFailsItsWaitersAndTheNextClaimProbesAgain() throws Exception {
     AtomicInteger probesRun = new AtomicInteger();
     CandidatePool pool = pool(0);

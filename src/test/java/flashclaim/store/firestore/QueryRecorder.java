@@ -42,6 +42,15 @@ public final class QueryRecorder extends SentMessages {
     return List.copyOf(recorded);
   }
 
+  /** Plain queries of a campaign's coupons (its pool) sent so far. */
+  public long poolQueries() {
+    return recorded.stream()
+        .filter(q -> q.rpc().equals("RunQuery"))
+        .filter(q -> q.query().getFromCount() > 0)
+        .filter(q -> q.query().getFrom(0).getCollectionId().equals(FirestoreLayout.COUPONS))
+        .count();
+  }
+
   /** RPCs that read by query in a way the index check does not model (listen, pipelines, ...). */
   public List<String> unsupported() {
     return List.copyOf(unsupported);
