@@ -78,6 +78,13 @@ import java.util.concurrent.atomic.LongAdder;
  * that one returns the same value too, the pair is the proof. Until then the claims of a suspected
  * campaign do not wait for any read.
  *
+ * <p><b>The query that found the pool empty.</b> The same holds for the claims that came while
+ * that query ran: they wait for it, it began before them and proves nothing for them alone. So
+ * while the store reports the pool running out ({@link ClaimStore#runningOut}), a claim that wins
+ * makes the campaign suspected, and the counter is read before that query begins; a claim the
+ * store tells of it ({@link ClaimStore.Attempt.FoundEmptyBefore}) then checks with that moment,
+ * and one read of the counter answers it instead of a query of its own.
+ *
  * <p>A user who holds a coupon still gets it back (G4): {@link ClaimService} reads the holdings
  * before a sold-out answer, unless this instance's snapshot of the holders under the same proof
  * ({@link SoldOutHolders}) shows that the user holds nothing.
