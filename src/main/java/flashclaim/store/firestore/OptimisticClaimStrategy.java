@@ -160,6 +160,12 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
     }
   }
 
+  /** One query of the pool, counted, within the store's call timeout. */
+  private List<QueryDocumentSnapshot> read(Query query) {
+    counters.query();
+    return await(query::get, docs.timeout(), "find unassigned coupons").getDocuments();
+  }
+
   /**
    * Unassigned coupons from a random point on, and when those are fewer than {@code limit}, the
    * rest from the start up to that point; when none lie beyond the point, one query over the whole
@@ -175,33 +181,17 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
     List<QueryDocumentSnapshot> found = List.of();
     if (!soldOutBefore) {
       double from = ThreadLocalRandom.current().nextDouble();
-      counters.query();
-      found =
-          await(
-                  () -> unassigned.startAt(from).limit(limit).get(),
-                  docs.timeout(),
-                  "find unassigned coupons")
-              .getDocuments();
+      found = read(unassigned.startAt(from).limit(limit));
       if (!found.isEmpty() && found.size() < limit) {
-        int rest = limit - found.size();
-        counters.query();
         found =
             Stream.concat(
                     found.stream(),
-                    await(
-                            () -> unassigned.endBefore(from).limit(rest).get(),
-                            docs.timeout(),
-                            "find unassigned coupons")
-                        .getDocuments()
-                        .stream())
+                    read(unassigned.endBefore(from).limit(limit - found.size())).stream())
                 .toList();
       }
     }
     if (found.isEmpty()) {
-      counters.query();
-      found =
-          await(() -> unassigned.limit(limit).get(), docs.timeout(), "find unassigned coupons")
-              .getDocuments();
+      found = read(unassigned.limit(limit));
     }
     Instant seen = clock.instant();
     return found.stream()
