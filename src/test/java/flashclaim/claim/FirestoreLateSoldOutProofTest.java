@@ -70,7 +70,9 @@ class FirestoreLateSoldOutProofTest {
                 SlowPoolQueries.PROPERTY, "true",
                 QueryRecorder.PROPERTY, "true",
                 // the candidates of the first probe stay fresh however slow the machine
-                "flashclaim.firestore.claim.candidate-max-age", "5m"))) {
+                "flashclaim.firestore.claim.candidate-max-age", "5m",
+                // the later claims wait for the slowed query that finds the pool empty
+                "flashclaim.claim.deadline", "10s"))) {
       Api.createCampaign(one.url(), "sale-end", 1, 3);
       for (String user : List.of("a", "b")) {
         assertThat(Claimer.claimUntilFinal(one.url(), "sale-end", user))
@@ -86,10 +88,12 @@ class FirestoreLateSoldOutProofTest {
       }
       Thread.sleep(200);
       assertThat(proofs.reads()).as("reads of the counter").isPositive();
-      one.context().getBean(SlowPoolQueries.class).slowDown(Duration.ofMillis(400));
+      // each query of the pool from now on is sent 1.5 s late: the last coupon's commit, sent at
+      // once, has landed by the time the probe that its take starts reads the pool
+      one.context().getBean(SlowPoolQueries.class).slowDown(Duration.ofMillis(1_500));
       long queriesBefore = queries.poolQueries();
       // the last coupon: taking it starts the pool's next probe, which will find it empty, and
-      // takes 800 ms (400 from its random point, 400 over the whole range)
+      // takes 3 s (1.5 s from its random point, 1.5 s over the whole range)
       assertThat(Claimer.claimUntilFinal(one.url(), "sale-end", "c"))
           .matches(Claimer.Result::tookACoupon);
       List<Future<Claimer.Result>> later = new ArrayList<>();
