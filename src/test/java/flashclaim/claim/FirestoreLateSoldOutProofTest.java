@@ -9,6 +9,7 @@ import flashclaim.testing.Claimer;
 import flashclaim.testing.FirestoreBackend;
 import flashclaim.testing.ServiceInstance;
 import flashclaim.testing.Tokens;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,6 +89,12 @@ class FirestoreLateSoldOutProofTest {
       }
       Thread.sleep(200);
       assertThat(proofs.reads()).as("reads of the counter").isPositive();
+      // the probe that the second win started ahead of need has ended (it is not counted below)
+      MeterRegistry meters = one.context().getBean(MeterRegistry.class);
+      while (probesBusy(meters) && System.nanoTime() < until) {
+        Thread.sleep(10);
+      }
+      assertThat(probesBusy(meters)).as("probes running or queued").isFalse();
       // each query of the pool from now on is sent 1.5 s late: the last coupon's commit, sent at
       // once, has landed by the time the probe that its take starts reads the pool
       one.context().getBean(SlowPoolQueries.class).slowDown(Duration.ofMillis(1_500));
@@ -112,6 +119,13 @@ class FirestoreLateSoldOutProofTest {
     } finally {
       clients.shutdownNow();
     }
+  }
+
+  /** Whether the pool's probes are running or queued, by the meters of their executor. */
+  private static boolean probesBusy(MeterRegistry meters) {
+    double active = meters.get("executor.active").tag("name", "flashclaim-probes").gauge().value();
+    double queued = meters.get("executor.queued").tag("name", "flashclaim-probes").gauge().value();
+    return active > 0 || queued > 0;
   }
 
   /** Every answer to one user's claim, sent again after each 503 or 429's Retry-After. */
