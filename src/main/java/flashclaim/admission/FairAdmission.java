@@ -775,6 +775,13 @@ public final class FairAdmission {
       return;
     }
     if (lastBusyFree != null) {
+      if (seconds(lastBusyAt, now) > DRAIN_WINDOWS_VALID * drainWindowSeconds) {
+        // the measure of an earlier overload has lapsed: this one is measured afresh, not
+        // weighted by the gaps between its own frees against the earlier one (which would then
+        // stand again, as measured seconds or minutes ago, from this overload's second free on)
+        busySeconds = 0;
+        busyFrees = 0;
+      }
       double gap = seconds(lastBusyFree, now);
       double keep = kept(gap);
       busySeconds = busySeconds * keep + gap;

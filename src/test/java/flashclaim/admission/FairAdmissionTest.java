@@ -1122,6 +1122,45 @@ class FairAdmissionTest {
   }
 
   /**
+   * A drain measured in one overload does not stand for the next. A sale drains 40 a second (four
+   * slots, 100 ms each); 30 s later, long after that measure has lapsed, another starts with forty
+   * slots of 100 ms (400 a second) and claims waiting behind them. From its first slots freed it
+   * is not told the earlier sale's 40 a second: until it has a measure of its own, its drain is the
+   * limit over the mean hold.
+   */
+  @Test
+  void aDrainMeasuredInAnEarlierOverloadDoesNotStandForTheNext() {
+    SettableLimit limit = SettableLimit.startingAt(4);
+    FairAdmission admission =
+        new FairAdmission(
+            config(4, 100, true),
+            SimpleLimiter.newBuilder().limit(limit).build(),
+            clock,
+            timer,
+            () -> 0.5);
+    drainFortyASecondWithClaimsWaiting(admission);
+
+    clock.move(Duration.ofSeconds(30));
+    limit.setLimit(40);
+    List<FairAdmission.Permit> running = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      running.add(admitted(admission.enterAgain(clock.instant(), LATER)));
+    }
+    List<CompletionStage<Entry>> waiting = new ArrayList<>();
+    for (int i = 0; i < 20; i++) {
+      waiting.add(admission.enterAgain(clock.instant(), LATER));
+    }
+    clock.move(Duration.ofMillis(100));
+    for (int i = 0; i < 5; i++) { // one every 2.5 ms, as forty slots of 100 ms free up
+      running.get(i).release(Result.SUCCESS);
+      clock.move(Duration.ofNanos(2_500_000));
+    }
+    assertThat(waiting.get(4).toCompletableFuture()).isDone();
+    // the limit over the mean hold (the tests' smoothing keeps the last: 110 ms), not 40 a second
+    assertThat(admission.drainRate()).isCloseTo(40 / 0.110, within(1.0));
+  }
+
+  /**
    * A drain rate measured in a slow moment (a sale's cold first second) is not kept while the
    * instance then serves faster without claims waiting: the slots freed over the last window are
    * its floor.
