@@ -740,8 +740,7 @@ public final class FairAdmission {
     double perSlot;
     // the mean hold over the limit: NaN until a claim has been measured
     double open = meanHoldSeconds / limit();
-    double sinceBusy = seconds(lastBusyAt, now);
-    if (busyFrees >= MIN_BUSY_FREES && sinceBusy <= DRAIN_WINDOWS_VALID * drainWindowSeconds) {
+    if (busyFrees >= MIN_BUSY_FREES && measureStands(now)) {
       perSlot = busySeconds / busyFrees;
       Instant waited = lastWaitedAt.isAfter(lastBusyAt) ? lastWaitedAt : lastBusyAt;
       double idleWindows = seconds(waited, now) / drainWindowSeconds - 1;
@@ -775,7 +774,7 @@ public final class FairAdmission {
       return;
     }
     if (lastBusyFree != null) {
-      if (seconds(lastBusyAt, now) > DRAIN_WINDOWS_VALID * drainWindowSeconds) {
+      if (!measureStands(now)) {
         // the measure of an earlier overload has lapsed: this one is measured afresh, not
         // weighted by the gaps between its own frees against the earlier one (which would then
         // stand again, as measured seconds or minutes ago, from this overload's second free on)
@@ -789,6 +788,14 @@ public final class FairAdmission {
       lastBusyAt = now;
     }
     lastBusyFree = now;
+  }
+
+  /**
+   * Whether the drain measured while claims waited still stands at {@code now}: ten windows after
+   * a slot was last freed while claims waited, it has lapsed. Must hold {@code lock}.
+   */
+  private boolean measureStands(Instant now) {
+    return seconds(lastBusyAt, now) <= DRAIN_WINDOWS_VALID * drainWindowSeconds;
   }
 
   /** The share of a drain measure kept after {@code seconds}: an exponential drain window. */

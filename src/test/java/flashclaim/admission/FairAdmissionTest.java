@@ -1106,13 +1106,7 @@ class FairAdmissionTest {
   @Test
   void theDrainRateIsMeasuredWhileClaimsWaitNotDerivedFromTheLimit() {
     SettableLimit limit = SettableLimit.startingAt(4);
-    FairAdmission admission =
-        new FairAdmission(
-            config(4, 100, true),
-            SimpleLimiter.newBuilder().limit(limit).build(),
-            clock,
-            timer,
-            () -> 0.5);
+    FairAdmission admission = withLimit(limit);
     drainFortyASecondWithClaimsWaiting(admission); // each runs 100 ms; one ends every 25 ms
     limit.setLimit(1);
     assertThat(admission.drainRate()).isCloseTo(40, within(2.0));
@@ -1131,13 +1125,7 @@ class FairAdmissionTest {
   @Test
   void aDrainMeasuredInAnEarlierOverloadDoesNotStandForTheNext() {
     SettableLimit limit = SettableLimit.startingAt(4);
-    FairAdmission admission =
-        new FairAdmission(
-            config(4, 100, true),
-            SimpleLimiter.newBuilder().limit(limit).build(),
-            clock,
-            timer,
-            () -> 0.5);
+    FairAdmission admission = withLimit(limit);
     drainFortyASecondWithClaimsWaiting(admission);
 
     clock.move(Duration.ofSeconds(30));
@@ -1244,6 +1232,12 @@ class FairAdmissionTest {
     assertThat(waiting.toCompletableFuture()).isNotDone();
     assertThat(admission.drainRate()).isCloseTo(40, within(2.0));
     stuck.forEach(permit -> permit.release(Result.SUCCESS));
+  }
+
+  /** A line of 100 with appointments, in front of {@code limit}, which the test moves. */
+  private FairAdmission withLimit(SettableLimit limit) {
+    return new FairAdmission(
+        config(4, 100, true), SimpleLimiter.newBuilder().limit(limit).build(), clock, timer, () -> 0.5);
   }
 
   /** Four slots, a line of 100, no appointments, the given {@code idle-drain-growth}. */
