@@ -70,6 +70,14 @@ final class ArrivalRanks {
     return total;
   }
 
+  /**
+   * Whether an arrival was counted in a bucket at an end, beyond the span the buckets can cover:
+   * until the counts empty, the counts near that end are not by bucket.
+   */
+  boolean clamped() {
+    return clamped;
+  }
+
   /** The bucket's index in the tree, at the nearest end if beyond it. */
   private int index(long bucket) {
     return (int) Math.max(0, Math.min(tree.length - 2, bucket - base));

@@ -8,16 +8,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.Deque;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
-import java.util.NavigableSet;
 import java.util.Optional;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -142,8 +139,6 @@ public final class FairAdmission {
   private static final Duration UNMEASURED_WAIT = Duration.ofSeconds(1);
   /** What this thread is telling claims, while it does; see {@link #run}. */
   private static final ThreadLocal<Deque<Runnable>> TELLING = new ThreadLocal<>();
-  private static final Comparator<Waiter> BY_ARRIVAL =
-      Comparator.comparing((Waiter w) -> w.arrival).thenComparingLong(w -> w.sequence);
 
   private final AbstractLimiter<Void> limiter;
   private final int maxQueued;
@@ -164,7 +159,7 @@ public final class FairAdmission {
 
   private final Object lock = new Object();
   /** The waiting claims by first arrival; guarded by {@code lock}. */
-  private final NavigableSet<Waiter> queue = new TreeSet<>(BY_ARRIVAL);
+  private final Line<Waiter> queue = new Line<>();
   /** Guarded by {@code lock}. */
   private long sequence;
   /** Guarded by {@code lock}. */
@@ -384,7 +379,7 @@ public final class FairAdmission {
       if (limiter.getInflight() < limiter.getLimit()) {
         return Optional.empty(); // a slot may be free: it would be admitted
       }
-      int ahead = aheadOf(arrival);
+      int ahead = queue.noLaterThan(arrival);
       Reason reason;
       int told;
       if (queue.size() + 1 > maxQueued) {
@@ -411,24 +406,6 @@ public final class FairAdmission {
       }
       return Optional.of(refusal(reason, told, arrival, now));
     }
-  }
-
-  /**
-   * How many waiting claims a claim that arrived at {@code arrival}, entering now, would have
-   * before it: those that arrived no later. Called under the lock.
-   */
-  private int aheadOf(Instant arrival) {
-    if (queue.isEmpty() || !queue.last().arrival.isAfter(arrival)) {
-      return queue.size();
-    }
-    int ahead = 0;
-    for (Waiter w : queue) {
-      if (w.arrival.isAfter(arrival)) {
-        break;
-      }
-      ahead++;
-    }
-    return ahead;
   }
 
   private CompletionStage<Entry> enter(
@@ -483,7 +460,7 @@ public final class FairAdmission {
             latest.refuse(refusal(Reason.QUEUE_FULL, queue.size(), latest.arrival, now)));
       }
       if (queue.contains(waiter)) {
-        int ahead = ahead(waiter);
+        int ahead = queue.before(waiter);
         Duration wait = Duration.between(now, waitUntil);
         if (wait.isNegative()
             || wait.isZero()
@@ -913,25 +890,6 @@ public final class FairAdmission {
     run(effects);
   }
 
-  /**
-   * How many waiting claims come before {@code waiter}, in time proportional to that number: a
-   * claim that arrives now is last (the common case), one with an early ticket is near the front.
-   * (A {@code headSet(waiter).size()} walks the whole head on every call.) Called under the lock.
-   */
-  private int ahead(Waiter waiter) {
-    if (queue.last() == waiter) {
-      return queue.size() - 1;
-    }
-    int ahead = 0;
-    for (Waiter w : queue) {
-      if (w == waiter) {
-        break;
-      }
-      ahead++;
-    }
-    return ahead;
-  }
-
   /** The end of a claim's wait, if it still waits. */
   private void expire(Waiter waiter) {
     Runnable refuse;
@@ -939,7 +897,7 @@ public final class FairAdmission {
       if (!queue.contains(waiter)) {
         return;
       }
-      int ahead = ahead(waiter);
+      int ahead = queue.before(waiter);
       queue.remove(waiter);
       refuse = waiter.refuse(refusal(Reason.DEADLINE, ahead, waiter.arrival, clock.instant()));
     }
@@ -1215,7 +1173,7 @@ public final class FairAdmission {
   }
 
   /** A claim in line. */
-  private final class Waiter {
+  private final class Waiter implements Line.Place {
     final Instant arrival;
     final long sequence;
     final Instant enteredAt;
@@ -1229,6 +1187,16 @@ public final class FairAdmission {
       this.arrival = arrival;
       this.sequence = sequence;
       this.enteredAt = enteredAt;
+    }
+
+    @Override
+    public Instant arrival() {
+      return arrival;
+    }
+
+    @Override
+    public long sequence() {
+      return sequence;
     }
 
     /** Hands the slot over; a caller who went away gives it back at once. */
