@@ -1574,6 +1574,9 @@ def summary(run_dir):
         f"  code {run.get('codeVersion', '?')}  service JVM: Java {run.get('serviceJava', '?')} "
         f"{run.get('serviceJavaOpts', '')}  cores per instance: {run.get('serviceCpus', 'all')}"
     )
+    if run.get("clientNice") or run.get("storeNice"):
+        out(f"  scheduler groups: the client's at nice {run.get('clientNice', 0)}, the store's at "
+            f"nice {run.get('storeNice', 0)} (CLIENT_NICE, STORE_NICE)")
     if run.get("serviceSettings"):
         out(f"  service settings from the environment: {run['serviceSettings']}")
     if run.get("fdLimit"):
