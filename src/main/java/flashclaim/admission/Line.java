@@ -100,11 +100,7 @@ final class Line<W extends Line.Place> implements Iterable<W> {
     if (waiting.last() == claim) {
       return waiting.size() - 1; // the common case: a claim that came last
     }
-    if (ranks.clamped()) {
-      return waiting.headSet(claim, false).size();
-    }
-    return ranks.before(claim.arrival())
-        + waiting.subSet(bucketStart(claim.arrival()), true, claim, false).size();
+    return countTo(claim, false);
   }
 
   /** How many claims wait that first arrived no later than {@code arrival}. */
@@ -112,12 +108,20 @@ final class Line<W extends Line.Place> implements Iterable<W> {
     if (waiting.isEmpty() || !waiting.last().arrival().isAfter(arrival)) {
       return waiting.size();
     }
-    Bound through = new Bound(arrival, Long.MAX_VALUE);
+    return countTo(new Bound(arrival, Long.MAX_VALUE), true);
+  }
+
+  /**
+   * How many claims wait before {@code bound} (and at it, if {@code inclusive}): the buckets
+   * before its own, and the claims of its own bucket read from the line; the whole head read
+   * while an arrival lies beyond the buckets.
+   */
+  private int countTo(Place bound, boolean inclusive) {
     if (ranks.clamped()) {
-      return waiting.headSet(through, true).size();
+      return waiting.headSet(bound, inclusive).size();
     }
-    return ranks.before(arrival)
-        + waiting.subSet(bucketStart(arrival), true, through, true).size();
+    return ranks.before(bound.arrival())
+        + waiting.subSet(bucketStart(bound.arrival()), true, bound, inclusive).size();
   }
 
   /** The claims in order; the line must not change while it is iterated. */
