@@ -187,9 +187,9 @@ final class CandidatePool {
   }
 
   private void absorb(Instant probeStarted, int limit, List<Candidate> found) {
-    runningOut = found.size() < limit;
     if (found.isEmpty()) {
       empty = new Empty(probeStarted, clock.instant());
+      runningOut = true;
       return;
     }
     empty = null; // coupons were added after a sell-out
@@ -200,6 +200,7 @@ final class CandidatePool {
         queue.offer(candidate);
       }
     }
+    runningOut = found.size() < limit; // told once the candidates it found are queued
   }
 
   /** A probe that found the pool empty: when it began, and when its answer came. */

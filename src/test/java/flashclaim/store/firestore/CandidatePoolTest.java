@@ -223,19 +223,24 @@ class CandidatePoolTest {
     assertThat(pool.runningOut()).isFalse();
     pool.take(clock.instant(), in(Duration.ofSeconds(5)), probe);
     assertThat(pool.runningOut()).as("found more than it asked for").isFalse();
-    takeUntilARefillStarts(pool, probe);
+    takeUntilProbe(2, pool, probe, probesRun);
     waitFor(() -> probesRun.get() == 2 && pool.runningOut()); // found 7
-    takeUntilARefillStarts(pool, probe);
+    takeUntilProbe(3, pool, probe, probesRun);
     waitFor(() -> probesRun.get() == 3 && !pool.runningOut()); // coupons were added
-    takeUntilARefillStarts(pool, probe);
+    takeUntilProbe(4, pool, probe, probesRun);
     waitFor(() -> probesRun.get() == 4 && pool.runningOut()); // found none
     assertThat(pool.foundEmptyFrom()).isNotNull();
   }
 
-  /** Takes candidates until fewer than the pool's refill-below of 10 are left: a probe starts. */
-  private void takeUntilARefillStarts(CandidatePool pool, CandidatePool.Probe probe)
+  /**
+   * Takes candidates until probe number {@code n} has started: a take that leaves fewer than the
+   * pool's refill-below of 10 starts one once the probe before it has ended (not before: one probe
+   * at a time), so the takes go on until it does rather than stop at the first one below 10.
+   */
+  private void takeUntilProbe(
+      int n, CandidatePool pool, CandidatePool.Probe probe, AtomicInteger probesRun)
       throws Exception {
-    while (pool.queued() >= 10) {
+    while (probesRun.get() < n) {
       pool.take(clock.instant(), in(Duration.ofSeconds(5)), probe);
     }
   }
