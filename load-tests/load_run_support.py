@@ -47,6 +47,7 @@
 """
 import asyncio
 import calendar
+import collections
 import csv
 import io
 import json
@@ -933,6 +934,58 @@ def describe_outcome(outcome, users, expected, checks, out, paused=False):
         checks.completion(gone == users - expected, f"410 answers == {users - expected} (got {gone})")
 
 
+def describe_fifo_losses(run_dir, coupons, out):
+    """Who lost their place (answers-by-user.csv): the first users to click, as many as there are
+    coupons, who got none, with what their first attempt was answered and how long it took; and the
+    later users who got those coupons. Where an order was lost: at the first attempt (refused while
+    later clicks were served at once) or on the way back."""
+    try:
+        with open(os.path.join(run_dir, "answers-by-user.csv")) as f:
+            rows = list(csv.DictReader(f))
+    except (OSError, csv.Error):
+        return
+    users = {}
+    for row in rows:
+        try:
+            attempt = (int(row["attempt"]), int(row["sentAtEpochMs"]), int(row["ms"]), row["status"],
+                       int(row["toldMs"]))
+        except (KeyError, ValueError):
+            return
+        users.setdefault(row["user"], []).append(attempt)
+    if len(users) <= coupons:
+        return
+    for attempts in users.values():
+        attempts.sort()
+    order = sorted(users, key=lambda user: users[user][0][1])
+    won = {user for user, attempts in users.items() if any(a[3] in ("200", "201") for a in attempts)}
+    first = order[:coupons]
+    lost = [user for user in first if user not in won]
+    if not lost:
+        out(f"  FIFO losses: none (every one of the first {coupons} users to click got a coupon)")
+        return
+    later = [user for user in order[coupons:] if user in won]
+
+    def first_answers(group):
+        """Their first attempts: statuses, and the p50 of the time to answer and of the wait told
+        (Retry-After, to the millisecond), over the attempts that were told one."""
+        statuses = collections.Counter(users[user][0][3] for user in group)
+        times = sorted(users[user][0][2] for user in group)
+        told = sorted(users[user][0][4] for user in group if users[user][0][4] >= 0)
+        return (
+            ", ".join(f"{k} {v}" for k, v in statuses.most_common())
+            + f"; answered p50 {percentile(times, 50) if times else '-'} ms after sent"
+            + (f", told to come back p50 {percentile(told, 50)} ms later" if told else "")
+        )
+
+    out(
+        f"  FIFO losses: {len(lost)} of the first {coupons} users to click got no coupon "
+        f"({sum(len(users[user]) for user in lost) / len(lost):.1f} attempts each); their first attempts: "
+        f"{first_answers(lost)}"
+    )
+    out(f"    all of the first {coupons}, first attempts: {first_answers(first)}")
+    out(f"    the {len(later)} later users who got coupons, first attempts: {first_answers(later)}")
+
+
 def describe_store(campaign, audit, outcome, expected, checks, out, paused=False):
     if campaign:
         stock = campaign["stock"]
@@ -1595,6 +1648,7 @@ def summary(run_dir):
     describe_transport(console, run, outcome, answers, samples, out)
     if outcome:
         describe_outcome(outcome, users, expected, checks, out, paused)
+        describe_fifo_losses(run_dir, coupons, out)
         describe_windows(run, outcome, checks, out)
         describe_meters(run_dir, outcome, out)
         describe_hammer(run, outcome, answers, checks, out)
