@@ -19,8 +19,9 @@ import java.util.TreeMap;
  * comes back here stops holding anyone back at once; one who comes back to another instance, or
  * not at all, when their grace has passed.
  *
- * <p>First arrivals are kept to the millisecond, as a ticket carries them back; users who arrived
- * in the same millisecond are one entry. Not thread-safe: {@link FairAdmission} calls it under its
+ * <p>First arrivals are kept to the microsecond, as a ticket carries them back: users who arrived
+ * in the same millisecond are told, held for and back each on their own (only users stamped in the
+ * same microsecond are one entry). Not thread-safe: {@link FairAdmission} calls it under its
  * lock. Memory: at most {@code capacity} users told; beyond that a told user is not remembered
  * (and holds nobody back).
  */
@@ -108,7 +109,7 @@ final class HeldBack {
   }
 
   private static Instant key(Instant arrival) {
-    return arrival.truncatedTo(ChronoUnit.MILLIS);
+    return arrival.truncatedTo(ChronoUnit.MICROS);
   }
 
   private void refresh(Instant now) {

@@ -11,6 +11,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.Base64;
 import java.util.Optional;
 import javax.crypto.Mac;
@@ -19,9 +20,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The text of a {@link Ticket}, opaque to clients: {@code 1.<payload>.<mac>}, where the payload is
- * the first arrival and the expiry (epoch milliseconds, 8 bytes each), and the turn told when the
- * ticket has one (8 bytes more), and the MAC is the
+ * The text of a {@link Ticket}, opaque to clients: {@code 2.<payload>.<mac>}, where the payload is
+ * the first arrival (epoch microseconds: users who first arrived in the same millisecond keep their
+ * own places) and the expiry (epoch milliseconds), 8 bytes each, and the turn told when the ticket
+ * has one (epoch milliseconds, 8 bytes more), and the MAC is the
  * HMAC-SHA256 of the payload together with the campaign and the SHA-256 of the user, both parts in
  * base64url. A ticket
  * is therefore good only for the user and campaign it was issued to, and only until it expires;
@@ -32,13 +34,17 @@ import org.slf4j.LoggerFactory;
  */
 @Context
 public final class TicketCodec {
-  /** The longest text taken as a ticket; a real one is 66 characters, or 77 with a turn. */
+  /** The longest text taken as a ticket; a real one is 68 characters, or 78 with a turn. */
   static final int MAX_LENGTH = 128;
 
   private static final Logger LOG = LoggerFactory.getLogger(TicketCodec.class);
   private static final String ALGORITHM = "HmacSHA256";
-  private static final String VERSION = "1";
-  private static final byte[] DOMAIN = "flashclaim-ticket/1".getBytes(StandardCharsets.UTF_8);
+  /**
+   * The format's version, which is also in the MAC's domain: a ticket of another version (the
+   * first kept its arrival to the millisecond) is no ticket, even relabelled.
+   */
+  private static final String VERSION = "2";
+  private static final byte[] DOMAIN = "flashclaim-ticket/2".getBytes(StandardCharsets.UTF_8);
   private static final int PAYLOAD_BYTES = 16;
   private static final int PAYLOAD_WITH_TURN_BYTES = 24;
   private static final Base64.Encoder ENCODER = Base64.getUrlEncoder().withoutPadding();
@@ -66,16 +72,20 @@ public final class TicketCodec {
     this.clock = clock;
   }
 
-  /** The ticket of a user who arrives now, for the first time as far as anyone can tell. */
+  /**
+   * The ticket of a user who arrives now, for the first time as far as anyone can tell: its times
+   * as its text carries them (the arrival to the microsecond, the expiry to the millisecond).
+   */
   public Ticket first(Instant arrival) {
-    return new Ticket(arrival, arrival.plus(ttl));
+    return new Ticket(
+        arrival.truncatedTo(ChronoUnit.MICROS), arrival.plus(ttl).truncatedTo(ChronoUnit.MILLIS));
   }
 
   /** The text of {@code ticket} for this user in this campaign. */
   public String encode(String campaign, String user, Ticket ticket) {
     ByteBuffer fields =
         ByteBuffer.allocate(ticket.turn() == null ? PAYLOAD_BYTES : PAYLOAD_WITH_TURN_BYTES)
-            .putLong(ticket.firstArrival().toEpochMilli())
+            .putLong(epochMicros(ticket.firstArrival()))
             .putLong(ticket.expiresAt().toEpochMilli());
     if (ticket.turn() != null) {
       fields.putLong(ticket.turn().toEpochMilli());
@@ -112,7 +122,7 @@ public final class TicketCodec {
     ByteBuffer fields = ByteBuffer.wrap(payload);
     Ticket ticket =
         new Ticket(
-            Instant.ofEpochMilli(fields.getLong()),
+            Instant.EPOCH.plus(fields.getLong(), ChronoUnit.MICROS),
             Instant.ofEpochMilli(fields.getLong()),
             fields.hasRemaining() ? Instant.ofEpochMilli(fields.getLong()) : null);
     // The whole text as this codec writes it for this user and campaign, compared in constant time.
@@ -122,6 +132,14 @@ public final class TicketCodec {
       return Optional.empty();
     }
     return Optional.of(ticket);
+  }
+
+  /**
+   * Microseconds since the epoch, rounded down; exact for every instant read from a ticket (which
+   * came from such a count), where {@code ChronoUnit.MICROS.between} overflows beyond 2262.
+   */
+  private static long epochMicros(Instant instant) {
+    return instant.getEpochSecond() * 1_000_000L + instant.getNano() / 1_000;
   }
 
   /** HMAC of the domain, the campaign (length-prefixed), the user's SHA-256 and the payload. */

@@ -1404,8 +1404,8 @@ class FairAdmissionTest {
   /** User {@code early}'s first arrival, seen to the nanosecond. */
   private static final Instant EARLY = T0.plusSeconds(1).plusNanos(123_456);
 
-  /** {@link #EARLY} as a ticket brings it back, to the millisecond. */
-  private static final Instant EARLY_IN_TICKET = EARLY.truncatedTo(ChronoUnit.MILLIS);
+  /** {@link #EARLY} as a ticket brings it back, to the microsecond. */
+  private static final Instant EARLY_IN_TICKET = EARLY.truncatedTo(ChronoUnit.MICROS);
 
   /**
    * On {@link #withHold} (a turn every 100 ms once measured): the one slot held, user {@code

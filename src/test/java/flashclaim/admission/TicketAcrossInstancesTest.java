@@ -189,7 +189,7 @@ class TicketAcrossInstancesTest {
               List.of(""),
               List.of("garbage"),
               List.of("1.."),
-              List.of("1." + "A".repeat(22) + "." + "A".repeat(43)),
+              List.of("2." + "A".repeat(22) + "." + "A".repeat(43)),
               List.of("x".repeat(4_000)),
               List.of(othersTicket),
               List.of(othersTicket, othersTicket),

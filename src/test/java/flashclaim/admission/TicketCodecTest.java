@@ -3,10 +3,16 @@ package flashclaim.admission;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import flashclaim.testing.MovableClock;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,8 +49,8 @@ class TicketCodecTest {
     assertThat(codec.decode(without, "sale", "alice")).contains(codec.first(FIRST));
     assertThat(text).hasSizeLessThanOrEqualTo(TicketCodec.MAX_LENGTH);
     // the turn dropped, or replaced by another user's sooner one, under this ticket's MAC
-    String dropped = "1." + without.split("\\.")[1] + "." + mine[2];
-    String spliced = "1." + sooner.split("\\.")[1] + "." + mine[2];
+    String dropped = "2." + without.split("\\.")[1] + "." + mine[2];
+    String spliced = "2." + sooner.split("\\.")[1] + "." + mine[2];
     assertThat(codec.decode(dropped, "sale", "alice")).isEmpty();
     assertThat(codec.decode(spliced, "sale", "alice")).isEmpty();
   }
@@ -117,15 +123,62 @@ class TicketCodecTest {
 
   @Test
   void malformedTextIsNoTicket() {
-    String tooLong = "1." + "A".repeat(TicketCodec.MAX_LENGTH);
+    String tooLong = "2." + "A".repeat(TicketCodec.MAX_LENGTH);
     for (String text :
         new String[] {
-          null, "", ".", "..", "1", "1.", "1..", "2.AAAAAAAAAAAAAAAAAAAAAA.AAAA", "1.%%%.$$$",
-          "1.AAAA.AAAA", "1.AAAAAAAAAAAAAAAAAAAAAA.AAAA.AAAA", "1.\u00e9\u00e9.\u00e9", tooLong,
-          "1.AAAAAAAAAAAAAAAAAAAAAA==.AAAA", " 1.AAAAAAAAAAAAAAAAAAAAAA.AAAA"
+          null, "", ".", "..", "2", "2.", "2..", "3.AAAAAAAAAAAAAAAAAAAAAA.AAAA", "2.%%%.$$$",
+          "2.AAAA.AAAA", "2.AAAAAAAAAAAAAAAAAAAAAA.AAAA.AAAA", "2.\u00e9\u00e9.\u00e9", tooLong,
+          "2.AAAAAAAAAAAAAAAAAAAAAA==.AAAA", " 2.AAAAAAAAAAAAAAAAAAAAAA.AAAA"
         }) {
       assertThat(codec.decode(text, "sale", "alice")).as(String.valueOf(text)).isEmpty();
     }
+  }
+
+  /** Users who first arrived in the same millisecond keep their own places. */
+  @Test
+  void keepsTheFirstArrivalToTheMicrosecond() {
+    Instant arrival = FIRST.plusNanos(456_789); // .123456789
+    Ticket ticket = codec.first(arrival);
+    String text = codec.encode("sale", "alice", ticket);
+
+    assertThat(ticket.firstArrival()).isEqualTo(FIRST.plusNanos(456_000));
+    assertThat(codec.decode(text, "sale", "alice").map(Ticket::firstArrival))
+        .contains(FIRST.plusNanos(456_000));
+    assertThat(codec.decode(text, "sale", "alice")).contains(ticket);
+    assertThat(text).hasSize(68);
+  }
+
+  /**
+   * A ticket of the first version (its arrival to the millisecond, its own MAC domain) is no
+   * ticket, neither as it was nor relabelled as this version: read as microseconds, its arrival
+   * would lie in 1970, ahead of everyone.
+   */
+  @Test
+  void aTicketOfTheFirstVersionIsNoTicketEvenRelabelled() throws Exception {
+    Ticket ticket = codec.first(FIRST);
+    String[] first = firstVersion("sale", "alice", ticket).split("\\.");
+
+    assertThat(codec.decode(String.join(".", first), "sale", "alice")).isEmpty();
+    assertThat(codec.decode("2." + first[1] + "." + first[2], "sale", "alice")).isEmpty();
+  }
+
+  /** The text the first version wrote: {@code 1.<arrival ms, expiry ms>.<mac>}. */
+  private static String firstVersion(String campaign, String user, Ticket ticket)
+      throws Exception {
+    byte[] payload =
+        ByteBuffer.allocate(16)
+            .putLong(ticket.firstArrival().toEpochMilli())
+            .putLong(ticket.expiresAt().toEpochMilli())
+            .array();
+    Mac mac = Mac.getInstance("HmacSHA256");
+    mac.init(new SecretKeySpec(SECRET.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+    byte[] scope = campaign.getBytes(StandardCharsets.UTF_8);
+    mac.update("flashclaim-ticket/1".getBytes(StandardCharsets.UTF_8));
+    mac.update(ByteBuffer.allocate(4).putInt(scope.length).array());
+    mac.update(scope);
+    mac.update(MessageDigest.getInstance("SHA-256").digest(user.getBytes(StandardCharsets.UTF_8)));
+    Base64.Encoder base64 = Base64.getUrlEncoder().withoutPadding();
+    return "1." + base64.encodeToString(payload) + "." + base64.encodeToString(mac.doFinal(payload));
   }
 
   @Test

@@ -974,20 +974,22 @@ public final class ClaimLoad {
 
     /**
      * The first answer of a claim carried a ticket, which holds the moment the service first saw
-     * the user (its payload's first 8 bytes, epoch ms; the ticket's format is the service's {@code
-     * TicketCodec}): how long after the client sent it, on this machine's one clock. It is the wait
-     * the service cannot see (client, kernel, event loop), and how far the service's order of
-     * arrival can stray from the order of clicks.
+     * the user (its payload's first 8 bytes: epoch microseconds in version 2, milliseconds in
+     * version 1; the ticket's format is the service's {@code TicketCodec}): how long after the
+     * client sent it, on this machine's one clock. It is the wait the service cannot see (client,
+     * kernel, event loop), and how far the service's order of arrival can stray from the order of
+     * clicks.
      */
     void firstSeen(String ticket, long firstSentAtEpochMs) {
       String[] parts = ticket.split("\\.");
-      if (parts.length != 3) {
+      if (parts.length != 3 || !(parts[0].equals("1") || parts[0].equals("2"))) {
         return;
       }
       try {
         byte[] payload = Base64.getUrlDecoder().decode(parts[1]);
         if (payload.length >= 8) {
-          long seen = ByteBuffer.wrap(payload).getLong();
+          long arrival = ByteBuffer.wrap(payload).getLong();
+          long seen = parts[0].equals("2") ? Math.floorDiv(arrival, 1_000L) : arrival;
           seenAfterSend.add(seen - firstSentAtEpochMs);
         }
       } catch (IllegalArgumentException notBase64) {
