@@ -214,7 +214,9 @@ class CandidatePoolTest {
   void runsOutWhenAProbeFindsFewerCouponsThanItAskedFor() throws Exception {
     List<Integer> sizes = List.of(120, 7, 120, 0); // what each probe finds; it asks for 20 to 100
     AtomicInteger probesRun = new AtomicInteger();
-    CandidatePool pool = new CandidatePool(Duration.ofSeconds(30), 10, 100, probes, clock);
+    // probes run on the taking thread: with a probe in the background, the takes could drain its
+    // candidates and start the next probe before the test saw the flag it set
+    CandidatePool pool = new CandidatePool(Duration.ofSeconds(30), 10, 100, Runnable::run, clock);
     CandidatePool.Probe probe =
         (limit, soldOutBefore) -> {
           int i = probesRun.getAndIncrement();
@@ -224,18 +226,17 @@ class CandidatePoolTest {
     pool.take(clock.instant(), in(Duration.ofSeconds(5)), probe);
     assertThat(pool.runningOut()).as("found more than it asked for").isFalse();
     takeUntilProbe(2, pool, probe, probesRun);
-    waitFor(() -> probesRun.get() == 2 && pool.runningOut()); // found 7
+    assertThat(pool.runningOut()).as("found 7").isTrue();
     takeUntilProbe(3, pool, probe, probesRun);
-    waitFor(() -> probesRun.get() == 3 && !pool.runningOut()); // coupons were added
+    assertThat(pool.runningOut()).as("coupons were added").isFalse();
     takeUntilProbe(4, pool, probe, probesRun);
-    waitFor(() -> probesRun.get() == 4 && pool.runningOut()); // found none
+    assertThat(pool.runningOut()).as("found none").isTrue();
     assertThat(pool.foundEmptyFrom()).isNotNull();
   }
 
   /**
-   * Takes candidates until probe number {@code n} has started: a take that leaves fewer than the
-   * pool's refill-below of 10 starts one once the probe before it has ended (not before: one probe
-   * at a time), so the takes go on until it does rather than stop at the first one below 10.
+   * Takes candidates until probe number {@code n} has run (the pool's probes run on the taking
+   * thread): a take that leaves fewer than the pool's refill-below of 10 starts one.
    */
   private void takeUntilProbe(
       int n, CandidatePool pool, CandidatePool.Probe probe, AtomicInteger probesRun)
