@@ -34,10 +34,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * snapshots before and after a request differ only by what that request did.
  *
  * <p>The store starts from a seed that every route can act on: an open campaign ({@value
- * FuzzRequests#OPEN}) with six coupons, one of them claimed and redeemed, and an ended campaign
- * ({@value FuzzRequests#ENDED}). Accepted requests change it (claims, new campaigns, more codes);
- * when it has grown past {@value #RESEED_ABOVE} records it is emptied and seeded again, which keeps
- * the snapshots cheap.
+ * FuzzRequests#OPEN}) with six coupons, two of them claimed by one user and one of those two
+ * redeemed, and an ended campaign ({@value FuzzRequests#ENDED}). Accepted requests change it
+ * (claims, new campaigns, more codes); when it has grown past {@value #RESEED_ABOVE} records it is
+ * emptied and seeded again, which keeps the snapshots cheap.
  *
  * <p>A run sends {@value #TRIES} requests per store, enough for every route to be both refused and
  * accepted (which the run checks); more for a longer search: {@code @Property(tries = ...)}. A
@@ -177,13 +177,7 @@ abstract class FuzzContract {
               Tokens.admin(),
               "{\"codes\":[\"" + FuzzRequests.ENDED + "-0\"]}");
       assertThat(added.status()).as("seed %s", added).isEqualTo(200);
-      Api.Response claimed =
-          Api.post(
-              service.url(),
-              "/v1/campaigns/" + FuzzRequests.OPEN + "/claims",
-              Tokens.user(FuzzRequests.SEEDED_USER),
-              null);
-      assertThat(claimed.status()).as("seed %s", claimed).isEqualTo(201);
+      Api.Response claimed = seededUserClaims();
       Api.Response redeemed =
           Webhooks.deliver(
               service.url(),
@@ -193,7 +187,20 @@ abstract class FuzzContract {
                   FuzzRequests.REDEEMING_ORDER,
                   "redeemed"));
       assertThat(redeemed.status()).as("seed %s", redeemed).isEqualTo(200);
+      // and a second coupon, held: a delivery that redeems it is accepted, whatever its order
+      seededUserClaims();
       known = null;
+    }
+
+    private Api.Response seededUserClaims() {
+      Api.Response claimed =
+          Api.post(
+              service.url(),
+              "/v1/campaigns/" + FuzzRequests.OPEN + "/claims",
+              Tokens.user(FuzzRequests.SEEDED_USER),
+              null);
+      assertThat(claimed.status()).as("seed %s", claimed).isEqualTo(201);
+      return claimed;
     }
   }
 

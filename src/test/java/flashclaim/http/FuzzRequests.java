@@ -403,20 +403,42 @@ final class FuzzRequests {
                 1,
                 headerValues()
                     .map(value -> (Signer) body -> List.of(new Header(Webhooks.HEADER, value)))));
-    return Combinators.combine(
-            method("POST"),
-            withQuery(Arbitraries.just(Webhooks.PATH)),
-            bytes,
-            contentType,
-            signer,
-            extraHeaders())
-        .as(
-            (method, path, body, type, sign, extra) -> {
-              List<Header> headers = new ArrayList<>(sign.headers(body));
-              type.ifPresent(t -> headers.add(new Header("Content-Type", t)));
-              headers.addAll(extra);
-              return new Request("webhook", method, path, headers, body);
-            });
+    Arbitrary<Request> fuzzed =
+        Combinators.combine(
+                method("POST"),
+                withQuery(Arbitraries.just(Webhooks.PATH)),
+                bytes,
+                contentType,
+                signer,
+                extraHeaders())
+            .as(
+                (method, path, body, type, sign, extra) -> {
+                  List<Header> headers = new ArrayList<>(sign.headers(body));
+                  type.ifPresent(t -> headers.add(new Header("Content-Type", t)));
+                  headers.addAll(extra);
+                  return new Request("webhook", method, path, headers, body);
+                });
+    // Each of the fuzzed delivery's parts is odd now and then, and few fuzzed deliveries are whole
+    // (a run of 1,000 requests had about 4.5 accepted, none in one run of ten): a share is a
+    // delivery a shop would send, about a seeded coupon, which its state may still refuse.
+    Arbitrary<Request> whole =
+        Combinators.combine(
+                Arbitraries.of(CODES),
+                Arbitraries.of(REDEEMING_ORDER, "order-2"),
+                Arbitraries.of("redeemed", "cancelled"))
+            .as(
+                (code, order, event) -> {
+                  byte[] body = utf8(Webhooks.body(OPEN, code, order, event));
+                  return new Request(
+                      "webhook",
+                      "POST",
+                      Webhooks.PATH,
+                      List.of(
+                          signature(body, Instant.now(), Webhooks.SECRET),
+                          new Header("Content-Type", "application/json")),
+                      body);
+                });
+    return Arbitraries.frequencyOf(Tuple.of(3, fuzzed), Tuple.of(1, whole));
   }
 
   /** Management endpoints and static resources, which anyone may ask for. */

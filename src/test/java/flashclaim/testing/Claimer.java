@@ -65,7 +65,20 @@ public final class Claimer {
 
   /** As {@link #claimUntilFinal(URI, String, String)}, every try with {@code key} as its Idempotency-Key. */
   public static Result claimUntilFinal(URI instance, String campaign, String user, String key) {
-    String token = Tokens.user(user);
+    return claimUntilFinal(instance, campaign, user, Tokens.user(user), key);
+  }
+
+  /**
+   * As {@link #claimUntilFinal(URI, String, String)}, with a token signed elsewhere (another auth
+   * mode's); {@code user} only names the caller in the result and in failures.
+   */
+  public static Result claimWithTokenUntilFinal(
+      URI instance, String campaign, String user, String token) {
+    return claimUntilFinal(instance, campaign, user, token, null);
+  }
+
+  private static Result claimUntilFinal(
+      URI instance, String campaign, String user, String token, String key) {
     int conflicts = 0;
     int tooSoon = 0;
     long tooSoonSince = 0;
