@@ -35,6 +35,10 @@ import java.time.Duration;
  *     connected) until one closes. Keeps the process's open files for the store's connections
  *     and its own, whoever opens connections; keep it well below the open files limit ({@code
  *     ulimit -n}) and above a front end's connections to the instance. 0: no bound
+ * @param closeWhenFull while {@code max-connections} are open, an answer that leaves its
+ *     connection owing nothing says {@code Connection: close} and closes it once written, so that
+ *     clients that keep their connections after their answers free the bound as they are answered
+ *     rather than after {@code micronaut.server.idle-timeout}; false: connections stay open
  */
 @ConfigurationProperties("flashclaim.http")
 public record HttpConfig(
@@ -44,7 +48,8 @@ public record HttpConfig(
     @Bindable(defaultValue = "true") boolean arrivalCountsLoopLag,
     @Bindable(defaultValue = "") String frontEndArrivalHeader,
     @Bindable(defaultValue = "30s") Duration frontEndArrivalMaxAge,
-    @Bindable(defaultValue = "10000") int maxConnections) {
+    @Bindable(defaultValue = "10000") int maxConnections,
+    @Bindable(defaultValue = "true") boolean closeWhenFull) {
 
   /** Refuses a configuration that cannot work: the service does not start with it. */
   public HttpConfig {

@@ -1,15 +1,25 @@
 package flashclaim.http.shed;
 
+import flashclaim.http.AfterHttpCodec;
 import flashclaim.http.HttpConfig;
 import io.micronaut.context.event.BeanCreatedEvent;
 import io.micronaut.context.event.BeanCreatedEventListener;
 import io.micronaut.http.server.netty.NettyServerCustomizer;
 import io.netty.channel.Channel;
+import io.netty.channel.ChannelDuplexHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.codec.http.HttpRequest;
+import io.netty.handler.codec.http.HttpResponse;
+import io.netty.handler.codec.http.HttpStatusClass;
+import io.netty.handler.codec.http.HttpUtil;
+import io.netty.handler.codec.http.LastHttpContent;
 import jakarta.inject.Singleton;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,11 +27,21 @@ import org.slf4j.LoggerFactory;
  * A bound on the HTTP connections one instance holds open ({@code
  * flashclaim.http.max-connections}): when that many are open, the listening sockets stop accepting
  * (as Tomcat's {@code maxConnections} does), so further connections wait in the kernel's accept
- * queue, and beyond it are not connected, until one closes. Without it, clients that open connections faster than the
- * instance answers (an overload, or a stranger holding connections open) take every open file of
- * the process, the store's connections and the instance's own included. Connections close when
- * their client closes them, when they stay idle for {@code micronaut.server.idle-timeout}, or after
- * a response that closes them.
+ * queue, and beyond it are not connected, until one closes. Without it, clients that open
+ * connections faster than the instance answers (an overload, or a stranger holding connections
+ * open) take every open file of the process, the store's connections and the instance's own
+ * included.
+ *
+ * <p>While the bound is reached ({@code flashclaim.http.close-when-full}), an answer that leaves
+ * its HTTP/1.1 connection owing nothing (every request it sent answered) says {@code Connection:
+ * close}, and the connection is closed once the answer is written. So connections are freed as
+ * fast as they are answered: a burst of clients that keep their connections after their answers
+ * (a sold-out storm through a pool that opens a connection whenever all are busy) does not keep
+ * the connections that wait in the accept queue behind it waiting for {@code
+ * micronaut.server.idle-timeout}. The client reads the close with its answer, so it never sends a
+ * request on a connection that is being closed. Otherwise connections close when their client
+ * closes them, when they stay idle for {@code micronaut.server.idle-timeout}, or after a response
+ * that closes them.
  *
  * <p>The count is exact; the bound is reached within one accept round: a listening socket that is
  * paused may already have accepted a few more (Netty accepts up to 16 at a time).
@@ -30,19 +50,29 @@ import org.slf4j.LoggerFactory;
 final class ConnectionBound implements BeanCreatedEventListener<NettyServerCustomizer.Registry> {
   private static final Logger LOG = LoggerFactory.getLogger(ConnectionBound.class);
 
+  /** The name of each HTTP/1.1 connection's {@link Activity} in its pipeline. */
+  static final String HANDLER = "flashclaim-connection-activity";
+
   private final int max;
+  private final boolean closeWhenFull;
   private final AtomicInteger open = new AtomicInteger();
   private final LongAdder pauses = new LongAdder();
+  private final LongAdder closedWhenFull = new LongAdder();
   private final Set<Channel> listeners = ConcurrentHashMap.newKeySet();
 
   ConnectionBound(HttpConfig config) {
     this.max = config.maxConnections();
+    this.closeWhenFull = config.closeWhenFull();
   }
 
   @Override
   public NettyServerCustomizer.Registry onCreated(
       BeanCreatedEvent<NettyServerCustomizer.Registry> event) {
     event.getBean().register(new Customizer());
+    if (max > 0 && closeWhenFull) {
+      AfterHttpCodec.install(
+          event.getBean(), HANDLER, channel -> new Activity(this::full, closedWhenFull::increment));
+    }
     return event.getBean();
   }
 
@@ -54,6 +84,16 @@ final class ConnectionBound implements BeanCreatedEventListener<NettyServerCusto
   /** Times the instance stopped accepting because the bound was reached, so far. */
   long pauses() {
     return pauses.sum();
+  }
+
+  /** Connections closed after their answer because the bound was reached, so far. */
+  long closedWhenFull() {
+    return closedWhenFull.sum();
+  }
+
+  /** Whether the bound is reached now. */
+  private boolean full() {
+    return max > 0 && open.get() >= max;
   }
 
   private void listening(Channel listener) {
@@ -102,6 +142,71 @@ final class ConnectionBound implements BeanCreatedEventListener<NettyServerCusto
         }
       }
       return this;
+    }
+  }
+
+  /**
+   * One HTTP/1.1 connection, right after its codec: counts the requests it has read and not
+   * answered yet, and while the bound is reached closes it with the answer that leaves none. Runs
+   * on the connection's event loop.
+   */
+  static final class Activity extends ChannelDuplexHandler {
+    private final BooleanSupplier full;
+    private final Runnable closing;
+    /** Requests read whose answer has not been passed on to be written yet. */
+    private int owed;
+    /** The answer being passed on is an interim one (100 Continue): it answers no request. */
+    private boolean interim;
+    /** The answer being passed on says Connection: close, which this handler set. */
+    private boolean closeWhenWritten;
+
+    /**
+     * {@code full} says whether the bound is reached now; {@code closing} is told of each
+     * connection this closes.
+     */
+    Activity(BooleanSupplier full, Runnable closing) {
+      this.full = full;
+      this.closing = closing;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      if (msg instanceof HttpRequest) {
+        owed++;
+      }
+      ctx.fireChannelRead(msg);
+    }
+
+    @Override
+    public void write(ChannelHandlerContext ctx, Object msg, ChannelPromise promise) {
+      if (msg instanceof HttpResponse response) {
+        interim = response.status().codeClass() == HttpStatusClass.INFORMATIONAL;
+        if (!interim && owed == 1 && full.getAsBoolean() && HttpUtil.isKeepAlive(response)) {
+          HttpUtil.setKeepAlive(response, false);
+          closeWhenWritten = true;
+        }
+      }
+      if (!(msg instanceof LastHttpContent)) {
+        ctx.write(msg, promise);
+        return;
+      }
+      if (interim) {
+        interim = false;
+        ctx.write(msg, promise);
+        return;
+      }
+      if (owed > 0) {
+        owed--;
+      }
+      if (!closeWhenWritten) {
+        ctx.write(msg, promise);
+        return;
+      }
+      closeWhenWritten = false;
+      closing.run();
+      ChannelPromise written = promise.unvoid();
+      written.addListener(done -> ctx.close());
+      ctx.write(msg, written);
     }
   }
 }

@@ -65,6 +65,7 @@ final class HttpMeters implements MeterBinder {
   static final String DRAIN_RATE = "flashclaim.admission.drain.rate";
   static final String CONNECTIONS = "flashclaim.http.connections";
   static final String CONNECTION_BOUND = "flashclaim.http.connection.bound.reached";
+  static final String CONNECTIONS_CLOSED_WHEN_FULL = "flashclaim.http.connections.closed.when.full";
   static final String SHOW_UP_SHARE = "flashclaim.admission.show.up.share";
   static final String BOOK_RESETS = "flashclaim.admission.book.resets";
   static final String SLOTS_HELD = "flashclaim.admission.slots.held";
@@ -105,6 +106,12 @@ final class HttpMeters implements MeterBinder {
         connections,
         ConnectionBound::pauses,
         "times the instance stopped accepting connections at flashclaim.http.max-connections");
+    counter(
+        registry,
+        CONNECTIONS_CLOSED_WHEN_FULL,
+        connections,
+        ConnectionBound::closedWhenFull,
+        "connections closed with their answer while flashclaim.http.max-connections were open");
     shed(
         registry,
         "overloaded",

@@ -22,7 +22,9 @@ import org.junit.jupiter.api.Test;
 /**
  * G6 for connections: an instance holds at most {@code flashclaim.http.max-connections} open.
  * With that many open (here idle, as a stranger would hold them), a further connection is not
- * served until one of them closes, and then it is; the bound's meters count both.
+ * served until one of them closes, and then it is; the bound's meters count both. While the bound
+ * is reached, an answer that leaves its connection owing nothing closes it ({@code
+ * flashclaim.http.close-when-full}), which lets a waiting connection in.
  */
 class ConnectionBoundTest {
   private static final int MAX = 8;
@@ -30,42 +32,18 @@ class ConnectionBoundTest {
   @Test
   void atTheBoundANewConnectionWaitsUntilOneCloses() throws Exception {
     try (ServiceInstance service =
-        ServiceInstance.start(Map.of("flashclaim.http.max-connections", MAX))) {
+        ServiceInstance.start(
+            Map.of(
+                "flashclaim.http.max-connections", MAX,
+                "flashclaim.http.close-when-full", false))) {
       ConnectionBound bound = service.context().getBean(ConnectionBound.class);
-      URI url = service.url();
       List<Socket> held = new ArrayList<>();
       try {
-        // idle connections, each answered once, until the instance holds the bound
-        while (bound.open() < MAX) {
-          Socket socket = connect(url);
-          held.add(socket);
-          assertThat(liveness(socket)).startsWith("HTTP/1.1 200");
-        }
-        assertThat(held).hasSizeLessThanOrEqualTo(MAX);
-        assertThat(bound.pauses()).isEqualTo(1);
+        fillToTheBound(bound, service.url(), held);
+        try (Socket unserved = waitingConnection(service.url())) {
+          assertThat(bound.open()).as("not accepted while the bound is reached").isEqualTo(MAX);
 
-        // the listening socket is paused on its own event loop: a connection that came in the
-        // accept round that reached the bound may still be served; one after it is not
-        Socket waiting = null;
-        while (waiting == null) {
-          Socket socket = connect(url);
-          socket.setSoTimeout(1_500);
-          try {
-            assertThat(liveness(socket)).startsWith("HTTP/1.1 200");
-            held.add(socket);
-            assertThat(held.size() - MAX)
-                .as("accepted past the bound, in the accept round that reached it")
-                .isLessThanOrEqualTo(16);
-          } catch (SocketTimeoutException notServed) {
-            waiting = socket;
-          }
-        }
-        try (Socket unserved = waiting) {
-          assertThat(bound.open()).as("not accepted while the bound is reached").isEqualTo(held.size());
-
-          while (held.size() >= MAX) {
-            held.remove(0).close();
-          }
+          held.remove(0).close();
           unserved.setSoTimeout(10_000);
           assertThat(readAnswer(unserved))
               .as("accepted once the open ones fell below the bound")
@@ -78,12 +56,103 @@ class ConnectionBoundTest {
         assertThat(meters.get("flashclaim.http.connection.bound.reached").functionCounter().count())
             .as("reached again when the waiting connection was accepted")
             .isEqualTo(2);
+        assertThat(bound.closedWhenFull()).isZero();
       } finally {
         for (Socket socket : held) {
           socket.close();
         }
       }
     }
+  }
+
+  @Test
+  void atTheBoundAnAnswerClosesItsConnectionAndLetsAWaitingOneIn() throws Exception {
+    try (ServiceInstance service =
+        ServiceInstance.start(Map.of("flashclaim.http.max-connections", MAX))) {
+      ConnectionBound bound = service.context().getBean(ConnectionBound.class);
+      List<Socket> held = new ArrayList<>();
+      try {
+        fillToTheBound(bound, service.url(), held);
+        try (Socket unserved = waitingConnection(service.url())) {
+          // a held connection asks again: its answer, written at the bound, closes it
+          Socket asking = held.get(0);
+          String answer = answerHead(asking);
+          assertThat(answer).startsWith("HTTP/1.1 200").containsIgnoringCase("connection: close");
+          assertThat(asking.getInputStream().read()).as("closed after its answer").isEqualTo(-1);
+
+          unserved.setSoTimeout(10_000);
+          assertThat(readAnswer(unserved))
+              .as("accepted once the answered one closed")
+              .startsWith("HTTP/1.1 200");
+        }
+        MeterRegistry meters = service.context().getBean(MeterRegistry.class);
+        assertThat(bound.closedWhenFull()).isGreaterThanOrEqualTo(1);
+        assertThat(
+                meters.get("flashclaim.http.connections.closed.when.full").functionCounter().count())
+            .isEqualTo(bound.closedWhenFull());
+      } finally {
+        for (Socket socket : held) {
+          socket.close();
+        }
+      }
+    }
+  }
+
+  /**
+   * Opens connections until the instance holds the bound: answered once each while below it (an
+   * answer written at the bound may close its connection), then some that send nothing, as a
+   * stranger holds them.
+   */
+  private static void fillToTheBound(ConnectionBound bound, URI url, List<Socket> held)
+      throws Exception {
+    while (bound.open() < MAX - 1) {
+      Socket socket = connect(url);
+      held.add(socket);
+      assertThat(liveness(socket)).startsWith("HTTP/1.1 200");
+    }
+    while (bound.open() < MAX) {
+      int before = bound.open();
+      held.add(connect(url));
+      awaitAtLeast(() -> bound.open(), before + 1, Duration.ofSeconds(5));
+    }
+    assertThat(held).hasSize(MAX);
+    assertThat(bound.pauses()).isEqualTo(1);
+  }
+
+  /**
+   * A connection the instance does not serve, its request sent. The listening socket is paused on
+   * its own event loop: a connection that came in the accept round that reached the bound may
+   * still be accepted (and answered; it is closed here); one after it is not.
+   */
+  private static Socket waitingConnection(URI url) throws IOException {
+    for (int acceptedPast = 0; ; acceptedPast++) {
+      assertThat(acceptedPast)
+          .as("accepted past the bound, in the accept round that reached it")
+          .isLessThanOrEqualTo(16);
+      Socket socket = connect(url);
+      socket.setSoTimeout(1_500);
+      try {
+        assertThat(liveness(socket)).startsWith("HTTP/1.1 200");
+        socket.close();
+      } catch (SocketTimeoutException notServed) {
+        return socket;
+      }
+    }
+  }
+
+  /** Sends GET /health/liveness on the connection and reads the answer's head. */
+  private static String answerHead(Socket socket) throws IOException {
+    send(socket);
+    return readHead(socket);
+  }
+
+  private static void awaitAtLeast(IntSupplier value, int least, Duration within)
+      throws InterruptedException {
+    long end = System.nanoTime() + within.toNanos();
+    while (value.getAsInt() < least && System.nanoTime() < end) {
+      Thread.sleep(20);
+    }
+    assertThat(value.getAsInt()).isGreaterThanOrEqualTo(least);
   }
 
   private static Socket connect(URI url) throws IOException {
@@ -94,16 +163,26 @@ class ConnectionBoundTest {
 
   /** Sends GET /health/liveness on the connection, keeping it open, and reads the status line. */
   private static String liveness(Socket socket) throws IOException {
+    send(socket);
+    return readAnswer(socket);
+  }
+
+  private static void send(Socket socket) throws IOException {
     OutputStream out = socket.getOutputStream();
     out.write(
         "GET /health/liveness HTTP/1.1\r\nHost: localhost\r\n\r\n"
             .getBytes(StandardCharsets.US_ASCII));
     out.flush();
-    return readAnswer(socket);
   }
 
   /** The status line of the next answer, and the rest of its head and body read off. */
   private static String readAnswer(Socket socket) throws IOException {
+    String head = readHead(socket);
+    return head.substring(0, head.indexOf("\r\n"));
+  }
+
+  /** The head of the next answer, its body read off. */
+  private static String readHead(Socket socket) throws IOException {
     InputStream in = socket.getInputStream();
     StringBuilder head = new StringBuilder();
     while (!head.toString().endsWith("\r\n\r\n")) {
@@ -120,7 +199,7 @@ class ConnectionBoundTest {
       }
     }
     in.readNBytes(length);
-    return head.substring(0, head.indexOf("\r\n"));
+    return head.toString();
   }
 
   private static void awaitAtMost(IntSupplier value, int most, Duration within)
