@@ -8,6 +8,7 @@ import io.micronaut.http.server.netty.NettyServerCustomizer;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.codec.http.HttpRequest;
 import io.netty.handler.codec.http.HttpResponse;
@@ -43,8 +44,8 @@ import org.slf4j.LoggerFactory;
  * closes them, when they stay idle for {@code micronaut.server.idle-timeout}, or after a response
  * that closes them.
  *
- * <p>The count is exact; the bound is reached within one accept round: a listening socket that is
- * paused may already have accepted a few more (Netty accepts up to 16 at a time).
+ * <p>The count is exact, taken as each connection is accepted, and a listening socket stops
+ * accepting at the bound.
  */
 @Singleton
 final class ConnectionBound implements BeanCreatedEventListener<NettyServerCustomizer.Registry> {
@@ -99,6 +100,10 @@ final class ConnectionBound implements BeanCreatedEventListener<NettyServerCusto
   private void listening(Channel listener) {
     listeners.add(listener);
     listener.closeFuture().addListener(closed -> listeners.remove(listener));
+    // counted as the listener accepts them, on its own event loop: a count taken when a
+    // connection's pipeline is built, on a worker loop that runs late under overload, let the
+    // listener accept thousands past the bound before it paused
+    listener.pipeline().addFirst(new Accepted());
     adjust();
   }
 
@@ -130,15 +135,29 @@ final class ConnectionBound implements BeanCreatedEventListener<NettyServerCusto
     }
   }
 
-  /** Counts every connection of the HTTP server and notes its listening sockets. */
+  /**
+   * Counts each connection a listening socket accepts, before it is handed to a worker loop; the
+   * listener's accept loop checks whether it may go on reading after each one.
+   */
+  private final class Accepted extends ChannelInboundHandlerAdapter {
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      if (msg instanceof Channel connection) {
+        opened(connection);
+      }
+      ctx.fireChannelRead(msg);
+    }
+  }
+
+  /** Notes the HTTP server's listening sockets. */
   private final class Customizer implements NettyServerCustomizer {
     @Override
     public NettyServerCustomizer specializeForChannel(Channel channel, ChannelRole role) {
       switch (role) {
         case LISTENER -> listening(channel);
-        case CONNECTION -> opened(channel);
         default -> {
-          // the streams of one HTTP/2 connection are not connections
+          // connections are counted as they are accepted (Accepted); the streams of one HTTP/2
+          // connection are not connections
         }
       }
       return this;
