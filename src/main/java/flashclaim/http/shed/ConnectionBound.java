@@ -16,9 +16,11 @@ import io.netty.handler.codec.http.HttpStatusClass;
 import io.netty.handler.codec.http.HttpUtil;
 import io.netty.handler.codec.http.LastHttpContent;
 import jakarta.inject.Singleton;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
@@ -60,6 +62,12 @@ final class ConnectionBound implements BeanCreatedEventListener<NettyServerCusto
   private final LongAdder pauses = new LongAdder();
   private final LongAdder closedWhenFull = new LongAdder();
   private final Set<Channel> listeners = ConcurrentHashMap.newKeySet();
+  private final AtomicLong lastWarned = new AtomicLong(NEVER);
+
+  /** The longest the log stays silent while the bound is reached again and again. */
+  private static final Duration WARN_EVERY = Duration.ofSeconds(10);
+
+  private static final long NEVER = Long.MIN_VALUE;
 
   ConnectionBound(HttpConfig config) {
     this.max = config.maxConnections();
@@ -110,16 +118,31 @@ final class ConnectionBound implements BeanCreatedEventListener<NettyServerCusto
   private void opened(Channel connection) {
     if (open.incrementAndGet() == max && max > 0) {
       pauses.increment();
-      LOG.warn(
-          "{} HTTP connections open (flashclaim.http.max-connections): not accepting more until"
-              + " one closes",
-          max);
+      warnReached();
     }
     connection.closeFuture().addListener(closed -> {
       open.decrementAndGet();
       adjust();
     });
     adjust();
+  }
+
+  /**
+   * Says that the bound was reached, at most once per {@link #WARN_EVERY}: while answers close
+   * their connections at the bound, it is reached again with every connection accepted (about a
+   * hundred times a second in a sold-out storm); the meter counts each time.
+   */
+  private void warnReached() {
+    long now = System.nanoTime();
+    long last = lastWarned.get();
+    boolean due = last == NEVER || now - last >= WARN_EVERY.toNanos();
+    if (due && lastWarned.compareAndSet(last, now)) {
+      LOG.warn(
+          "{} HTTP connections open (flashclaim.http.max-connections): not accepting more until"
+              + " one closes; reached {} times so far",
+          max,
+          pauses.sum());
+    }
   }
 
   /**
