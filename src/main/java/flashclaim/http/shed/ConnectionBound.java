@@ -62,12 +62,11 @@ final class ConnectionBound implements BeanCreatedEventListener<NettyServerCusto
   private final LongAdder pauses = new LongAdder();
   private final LongAdder closedWhenFull = new LongAdder();
   private final Set<Channel> listeners = ConcurrentHashMap.newKeySet();
-  private final AtomicLong lastWarned = new AtomicLong(NEVER);
-
   /** The longest the log stays silent while the bound is reached again and again. */
-  private static final Duration WARN_EVERY = Duration.ofSeconds(10);
+  private static final long WARN_EVERY_NANOS = Duration.ofSeconds(10).toNanos();
 
-  private static final long NEVER = Long.MIN_VALUE;
+  /** When the bound's warning was last logged (System.nanoTime); as if long ago at first. */
+  private final AtomicLong lastWarned = new AtomicLong(System.nanoTime() - WARN_EVERY_NANOS);
 
   ConnectionBound(HttpConfig config) {
     this.max = config.maxConnections();
@@ -128,15 +127,14 @@ final class ConnectionBound implements BeanCreatedEventListener<NettyServerCusto
   }
 
   /**
-   * Says that the bound was reached, at most once per {@link #WARN_EVERY}: while answers close
+   * Says that the bound was reached, at most once per {@link #WARN_EVERY_NANOS}: while answers close
    * their connections at the bound, it is reached again with every connection accepted (about a
    * hundred times a second in a sold-out storm); the meter counts each time.
    */
   private void warnReached() {
     long now = System.nanoTime();
     long last = lastWarned.get();
-    boolean due = last == NEVER || now - last >= WARN_EVERY.toNanos();
-    if (due && lastWarned.compareAndSet(last, now)) {
+    if (now - last >= WARN_EVERY_NANOS && lastWarned.compareAndSet(last, now)) {
       LOG.warn(
           "{} HTTP connections open (flashclaim.http.max-connections): not accepting more until"
               + " one closes; reached {} times so far",

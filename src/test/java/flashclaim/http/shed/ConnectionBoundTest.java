@@ -1,6 +1,7 @@
 package flashclaim.http.shed;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import flashclaim.testing.ServiceInstance;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.IntPredicate;
 import java.util.function.IntSupplier;
 import org.junit.jupiter.api.Test;
 
@@ -124,26 +126,16 @@ class ConnectionBoundTest {
     Socket socket = connect(url);
     socket.setSoTimeout(1_500);
     send(socket);
-    try {
-      throw new AssertionError("served past the bound: " + readAnswer(socket));
-    } catch (SocketTimeoutException notServed) {
-      return socket;
-    }
+    assertThatThrownBy(() -> readAnswer(socket))
+        .as("served past the bound")
+        .isInstanceOf(SocketTimeoutException.class);
+    return socket;
   }
 
   /** Sends GET /health/liveness on the connection and reads the answer's head. */
   private static String answerHead(Socket socket) throws IOException {
     send(socket);
     return readHead(socket);
-  }
-
-  private static void awaitAtLeast(IntSupplier value, int least, Duration within)
-      throws InterruptedException {
-    long end = System.nanoTime() + within.toNanos();
-    while (value.getAsInt() < least && System.nanoTime() < end) {
-      Thread.sleep(20);
-    }
-    assertThat(value.getAsInt()).isGreaterThanOrEqualTo(least);
   }
 
   private static Socket connect(URI url) throws IOException {
@@ -193,12 +185,23 @@ class ConnectionBoundTest {
     return head.toString();
   }
 
+  private static void awaitAtLeast(IntSupplier value, int least, Duration within)
+      throws InterruptedException {
+    assertThat(awaitValue(value, v -> v >= least, within)).isGreaterThanOrEqualTo(least);
+  }
+
   private static void awaitAtMost(IntSupplier value, int most, Duration within)
       throws InterruptedException {
+    assertThat(awaitValue(value, v -> v <= most, within)).isLessThanOrEqualTo(most);
+  }
+
+  /** {@code value} once it satisfies {@code reached}, or when {@code within} has passed. */
+  private static int awaitValue(IntSupplier value, IntPredicate reached, Duration within)
+      throws InterruptedException {
     long end = System.nanoTime() + within.toNanos();
-    while (value.getAsInt() > most && System.nanoTime() < end) {
+    while (!reached.test(value.getAsInt()) && System.nanoTime() < end) {
       Thread.sleep(20);
     }
-    assertThat(value.getAsInt()).isLessThanOrEqualTo(most);
+    return value.getAsInt();
   }
 }
