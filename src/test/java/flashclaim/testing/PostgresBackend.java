@@ -28,7 +28,7 @@ public final class PostgresBackend implements StoreBackend {
     TestPostgres.reset();
   }
 
-  /** A coupon's holder is the claim id {@code userKey:slot}, as a claim's is. */
+  /** A coupon's holder is its claim's id ({@link #claimId}), as a claim's is. */
   @Override
   public List<StoredCoupon> coupons(String campaign) {
     return query(
@@ -39,7 +39,7 @@ public final class PostgresBackend implements StoreBackend {
               row.getString("code"),
               row.getString("code"),
               user != null,
-              user == null ? null : user + ":" + row.getInt("claim_slot"),
+              user == null ? null : claimId(user, row.getInt("claim_slot")),
               instant(row, "assigned_at"));
         },
         campaign);
@@ -50,7 +50,7 @@ public final class PostgresBackend implements StoreBackend {
     return query(
         "SELECT user_key, slot, code FROM claims WHERE campaign_id = ?",
         row -> {
-          String id = row.getString("user_key") + ":" + row.getInt("slot");
+          String id = claimId(row.getString("user_key"), row.getInt("slot"));
           return new StoredClaim(id, id, row.getString("code"), row.getString("code"));
         },
         campaign);
@@ -146,6 +146,14 @@ public final class PostgresBackend implements StoreBackend {
   @FunctionalInterface
   private interface RowReader<T> {
     T read(ResultSet row) throws SQLException;
+  }
+
+  /**
+   * A claim's id as both backends report it, the form of the Firestore layout's claim record: the
+   * user's key for the first slot, {@code userKey-slot} after it.
+   */
+  private static String claimId(String userKey, int slot) {
+    return slot == 0 ? userKey : userKey + "-" + slot;
   }
 
   private static <T> List<T> query(String sql, RowReader<T> reader, String... parameters) {
