@@ -36,9 +36,20 @@ import java.time.Duration;
  *     and its own, whoever opens connections; keep it well below the open files limit ({@code
  *     ulimit -n}) and above a front end's connections to the instance. 0: no bound
  * @param closeWhenFull while {@code max-connections} are open, an answer that leaves its
- *     connection owing nothing says {@code Connection: close} and closes it once written, so that
- *     clients that keep their connections after their answers free the bound as they are answered
- *     rather than after {@code micronaut.server.idle-timeout}; false: connections stay open
+ *     connection owing nothing (every request it sent answered) says {@code Connection: close},
+ *     and the connection is closed once the answer is written: clients that keep their
+ *     connections after their answers (a sold-out storm through a pool that opens a connection
+ *     whenever all are busy) free the bound as fast as they are answered, and the connections
+ *     waiting in the accept queue are let in, instead of after {@code
+ *     micronaut.server.idle-timeout}. The client reads the close with its answer, so no request is
+ *     sent on a connection being closed. False: connections stay open
+ * @param headTimeout the longest a request's head (its request line and headers) may take to
+ *     arrive: counted from the connection's accept for its first request, and from the first byte
+ *     of each later one. A connection past it is closed without an answer (no request was read to
+ *     answer), so that connections opened and left silent, or fed a head a byte at a time, do not
+ *     hold the instance's connections ({@code max-connections}) for {@code
+ *     micronaut.server.idle-timeout} or longer. Time the service itself spends not reading (a
+ *     claim held at the door, answers owed) is not counted against the client. 0: off
  */
 @ConfigurationProperties("flashclaim.http")
 public record HttpConfig(
@@ -49,12 +60,16 @@ public record HttpConfig(
     @Bindable(defaultValue = "") String frontEndArrivalHeader,
     @Bindable(defaultValue = "30s") Duration frontEndArrivalMaxAge,
     @Bindable(defaultValue = "10000") int maxConnections,
-    @Bindable(defaultValue = "true") boolean closeWhenFull) {
+    @Bindable(defaultValue = "true") boolean closeWhenFull,
+    @Bindable(defaultValue = "10s") Duration headTimeout) {
 
   /** Refuses a configuration that cannot work: the service does not start with it. */
   public HttpConfig {
     if (maxConnections < 0) {
       throw new IllegalStateException("flashclaim.http.max-connections must not be negative");
+    }
+    if (headTimeout.isNegative()) {
+      throw new IllegalStateException("flashclaim.http.head-timeout must not be negative");
     }
   }
 }

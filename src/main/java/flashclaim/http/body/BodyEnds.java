@@ -1,6 +1,6 @@
 package flashclaim.http.body;
 
-import flashclaim.http.AfterHttpCodec;
+import flashclaim.http.NextToHttpCodec;
 import io.micronaut.context.event.BeanCreatedEvent;
 import io.micronaut.context.event.BeanCreatedEventListener;
 import io.micronaut.http.server.netty.NettyServerCustomizer;
@@ -25,7 +25,7 @@ final class BodyEnds implements BeanCreatedEventListener<NettyServerCustomizer.R
 
   @Override
   public NettyServerCustomizer.Registry onCreated(BeanCreatedEvent<NettyServerCustomizer.Registry> event) {
-    AfterHttpCodec.install(
+    NextToHttpCodec.after(
         event.getBean(),
         HANDLER,
         channel -> {

@@ -1,6 +1,6 @@
 package flashclaim.http.problem;
 
-import flashclaim.http.AfterHttpCodec;
+import flashclaim.http.NextToHttpCodec;
 import io.micronaut.context.event.BeanCreatedEvent;
 import io.micronaut.context.event.BeanCreatedEventListener;
 import io.micronaut.http.server.netty.NettyServerCustomizer;
@@ -26,7 +26,7 @@ final class UndecodableHeadRequests
 
   @Override
   public NettyServerCustomizer.Registry onCreated(BeanCreatedEvent<NettyServerCustomizer.Registry> event) {
-    AfterHttpCodec.install(event.getBean(), HANDLER, channel -> AsGet.INSTANCE);
+    NextToHttpCodec.after(event.getBean(), HANDLER, channel -> AsGet.INSTANCE);
     return event.getBean();
   }
 

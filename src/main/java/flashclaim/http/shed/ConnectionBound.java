@@ -1,6 +1,6 @@
 package flashclaim.http.shed;
 
-import flashclaim.http.AfterHttpCodec;
+import flashclaim.http.NextToHttpCodec;
 import flashclaim.http.HttpConfig;
 import io.micronaut.context.event.BeanCreatedEvent;
 import io.micronaut.context.event.BeanCreatedEventListener;
@@ -78,7 +78,7 @@ final class ConnectionBound implements BeanCreatedEventListener<NettyServerCusto
       BeanCreatedEvent<NettyServerCustomizer.Registry> event) {
     event.getBean().register(new Customizer());
     if (max > 0 && closeWhenFull) {
-      AfterHttpCodec.install(
+      NextToHttpCodec.after(
           event.getBean(), HANDLER, channel -> new Activity(this::full, closedWhenFull::increment));
     }
     return event.getBean();

@@ -30,6 +30,8 @@ import java.util.function.ToDoubleFunction;
  *       claim's Retry-After is derived;
  *   <li>{@value #CONNECTIONS}, {@value #CONNECTION_BOUND}: HTTP connections open, and the times
  *       the instance stopped accepting at {@code flashclaim.http.max-connections};
+ *   <li>{@value #HEAD_TIMEOUTS}: connections closed because a request's head did not arrive
+ *       within {@code flashclaim.http.head-timeout};
  *   <li>{@value #SHOW_UP_SHARE}, {@value #BOOK_RESETS}: the share of refused users who came back
  *       when told, of which the book tells new users its reach, and the times the book was given
  *       up because nobody came back;
@@ -66,6 +68,7 @@ final class HttpMeters implements MeterBinder {
   static final String CONNECTIONS = "flashclaim.http.connections";
   static final String CONNECTION_BOUND = "flashclaim.http.connection.bound.reached";
   static final String CONNECTIONS_CLOSED_WHEN_FULL = "flashclaim.http.connections.closed.when.full";
+  static final String HEAD_TIMEOUTS = "flashclaim.http.head.timeouts";
   static final String SHOW_UP_SHARE = "flashclaim.admission.show.up.share";
   static final String BOOK_RESETS = "flashclaim.admission.book.resets";
   static final String SLOTS_HELD = "flashclaim.admission.slots.held";
@@ -82,13 +85,19 @@ final class HttpMeters implements MeterBinder {
   private final FairAdmission claims;
   private final ClaimPacing pacing;
   private final ConnectionBound connections;
+  private final HeadTimeout heads;
 
   HttpMeters(
-      LoadShedFilter http, FairAdmission claims, ClaimPacing pacing, ConnectionBound connections) {
+      LoadShedFilter http,
+      FairAdmission claims,
+      ClaimPacing pacing,
+      ConnectionBound connections,
+      HeadTimeout heads) {
     this.http = http;
     this.claims = claims;
     this.pacing = pacing;
     this.connections = connections;
+    this.heads = heads;
   }
 
   @Override
@@ -112,6 +121,13 @@ final class HttpMeters implements MeterBinder {
         connections,
         ConnectionBound::closedWhenFull,
         "connections closed with their answer while flashclaim.http.max-connections were open");
+    counter(
+        registry,
+        HEAD_TIMEOUTS,
+        heads,
+        HeadTimeout::closed,
+        "connections closed because a request's head did not arrive within"
+            + " flashclaim.http.head-timeout");
     shed(
         registry,
         "overloaded",

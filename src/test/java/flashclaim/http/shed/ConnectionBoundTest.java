@@ -1,24 +1,25 @@
 package flashclaim.http.shed;
 
+import static flashclaim.http.shed.RawHttp.awaitAtLeast;
+import static flashclaim.http.shed.RawHttp.awaitAtMost;
+import static flashclaim.http.shed.RawHttp.connect;
+import static flashclaim.http.shed.RawHttp.liveness;
+import static flashclaim.http.shed.RawHttp.readAnswer;
+import static flashclaim.http.shed.RawHttp.readHead;
+import static flashclaim.http.shed.RawHttp.send;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import flashclaim.testing.ServiceInstance;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
-import java.util.function.IntPredicate;
-import java.util.function.IntSupplier;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,7 +27,9 @@ import org.junit.jupiter.api.Test;
  * With that many open (here idle, as a stranger would hold them), a further connection is not
  * served until one of them closes, and then it is; the bound's meters count both. While the bound
  * is reached, an answer that leaves its connection owing nothing closes it ({@code
- * flashclaim.http.close-when-full}), which lets a waiting connection in.
+ * flashclaim.http.close-when-full}), which lets a waiting connection in. The silent connections are
+ * held for as long as the test needs: {@code flashclaim.http.head-timeout} is off
+ * ({@link HeadTimeoutTest} closes them).
  */
 class ConnectionBoundTest {
   private static final int MAX = 8;
@@ -37,7 +40,8 @@ class ConnectionBoundTest {
         ServiceInstance.start(
             Map.of(
                 "flashclaim.http.max-connections", MAX,
-                "flashclaim.http.close-when-full", false))) {
+                "flashclaim.http.close-when-full", false,
+                "flashclaim.http.head-timeout", "0s"))) {
       ConnectionBound bound = service.context().getBean(ConnectionBound.class);
       List<Socket> held = new ArrayList<>();
       try {
@@ -70,7 +74,8 @@ class ConnectionBoundTest {
   @Test
   void atTheBoundAnAnswerClosesItsConnectionAndLetsAWaitingOneIn() throws Exception {
     try (ServiceInstance service =
-        ServiceInstance.start(Map.of("flashclaim.http.max-connections", MAX))) {
+        ServiceInstance.start(
+            Map.of("flashclaim.http.max-connections", MAX, "flashclaim.http.head-timeout", "0s"))) {
       ConnectionBound bound = service.context().getBean(ConnectionBound.class);
       List<Socket> held = new ArrayList<>();
       try {
@@ -136,72 +141,5 @@ class ConnectionBoundTest {
   private static String answerHead(Socket socket) throws IOException {
     send(socket);
     return readHead(socket);
-  }
-
-  private static Socket connect(URI url) throws IOException {
-    Socket socket = new Socket(url.getHost(), url.getPort());
-    socket.setSoTimeout(10_000);
-    return socket;
-  }
-
-  /** Sends GET /health/liveness on the connection, keeping it open, and reads the status line. */
-  private static String liveness(Socket socket) throws IOException {
-    send(socket);
-    return readAnswer(socket);
-  }
-
-  private static void send(Socket socket) throws IOException {
-    OutputStream out = socket.getOutputStream();
-    out.write(
-        "GET /health/liveness HTTP/1.1\r\nHost: localhost\r\n\r\n"
-            .getBytes(StandardCharsets.US_ASCII));
-    out.flush();
-  }
-
-  /** The status line of the next answer, and the rest of its head and body read off. */
-  private static String readAnswer(Socket socket) throws IOException {
-    String head = readHead(socket);
-    return head.substring(0, head.indexOf("\r\n"));
-  }
-
-  /** The head of the next answer, its body read off. */
-  private static String readHead(Socket socket) throws IOException {
-    InputStream in = socket.getInputStream();
-    StringBuilder head = new StringBuilder();
-    while (!head.toString().endsWith("\r\n\r\n")) {
-      int b = in.read();
-      if (b < 0) {
-        throw new IOException("closed after " + head);
-      }
-      head.append((char) b);
-    }
-    int length = 0;
-    for (String line : head.toString().split("\r\n")) {
-      if (line.toLowerCase(Locale.ROOT).startsWith("content-length:")) {
-        length = Integer.parseInt(line.substring(15).trim());
-      }
-    }
-    in.readNBytes(length);
-    return head.toString();
-  }
-
-  private static void awaitAtLeast(IntSupplier value, int least, Duration within)
-      throws InterruptedException {
-    assertThat(awaitValue(value, v -> v >= least, within)).isGreaterThanOrEqualTo(least);
-  }
-
-  private static void awaitAtMost(IntSupplier value, int most, Duration within)
-      throws InterruptedException {
-    assertThat(awaitValue(value, v -> v <= most, within)).isLessThanOrEqualTo(most);
-  }
-
-  /** {@code value} once it satisfies {@code reached}, or when {@code within} has passed. */
-  private static int awaitValue(IntSupplier value, IntPredicate reached, Duration within)
-      throws InterruptedException {
-    long end = System.nanoTime() + within.toNanos();
-    while (!reached.test(value.getAsInt()) && System.nanoTime() < end) {
-      Thread.sleep(20);
-    }
-    return value.getAsInt();
   }
 }

@@ -102,7 +102,7 @@ class EventLoopLagTest {
   private static HttpConfig config(boolean countLag) {
     return new HttpConfig(
         256, Duration.ofSeconds(1), Duration.ofMillis(50), countLag, "", Duration.ofSeconds(30), 0,
-        true);
+        true, Duration.ZERO);
   }
 
   private static LoadShedFilter filter(EventLoopLag lag, boolean countLag) {

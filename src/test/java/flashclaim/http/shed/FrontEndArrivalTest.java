@@ -94,6 +94,6 @@ class FrontEndArrivalTest {
   private static HttpConfig config(String header) {
     return new HttpConfig(
         256, Duration.ofSeconds(1), Duration.ofMillis(50), true, header, Duration.ofSeconds(30), 0,
-        true);
+        true, Duration.ZERO);
   }
 }
