@@ -36,8 +36,9 @@ import org.slf4j.LoggerFactory;
  * ({@code flashclaim.http.bodies.read-timeout}).
  *
  * <p>The framework reads on demand: it asks for more only while it can take a request (not while
- * answers are owed or a claim is held at the door). When the time is up while it is not asking,
- * the delay is the service's own, and the clock starts over instead of closing the connection. The
+ * answers are owed or a claim is held at the door), and the codec asks for the rest of a head it
+ * has begun. When the time is up while nothing asks for bytes, the delay is the service's own, and
+ * the clock starts over instead of closing the connection. The
  * check runs on the connection's event loop, after the bytes that arrived before that loop's last
  * poll were read, so a head that came in time is never mistaken for a missing one.
  */
@@ -87,7 +88,7 @@ final class HeadTimeout implements BeanCreatedEventListener<NettyServerCustomize
     private final Runnable closing;
     private final Bytes bytes = new Bytes();
     private final Heads heads = new Heads();
-    /** A head is awaited, since {@link #since} (System.nanoTime). */
+    /** A head is awaited, since {@link #since} (the event loop's clock, {@link #now}). */
     private boolean awaiting;
 
     private long since;
@@ -127,7 +128,7 @@ final class HeadTimeout implements BeanCreatedEventListener<NettyServerCustomize
     private void await(ChannelHandlerContext ctx) {
       if (!awaiting) {
         awaiting = true;
-        since = System.nanoTime();
+        since = now(ctx);
       }
       if (timer == null) {
         schedule(ctx, timeoutNanos);
@@ -136,6 +137,11 @@ final class HeadTimeout implements BeanCreatedEventListener<NettyServerCustomize
 
     private void schedule(ChannelHandlerContext ctx, long delayNanos) {
       timer = ctx.executor().schedule(() -> due(ctx), delayNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** The time of the connection's event loop, by which its timers run. */
+    private static long now(ChannelHandlerContext ctx) {
+      return ctx.executor().ticker().nanoTime();
     }
 
     private void stop() {
@@ -150,13 +156,13 @@ final class HeadTimeout implements BeanCreatedEventListener<NettyServerCustomize
       if (!awaiting || !ctx.channel().isActive()) {
         return;
       }
-      long left = since + timeoutNanos - System.nanoTime();
+      long left = since + timeoutNanos - now(ctx);
       if (left > 0) {
         schedule(ctx, left);
         return;
       }
       if (!asked) {
-        since = System.nanoTime(); // the service is not reading: the wait is its own
+        since = now(ctx); // the service is not reading: the wait is its own
         schedule(ctx, timeoutNanos);
         return;
       }
