@@ -5,6 +5,7 @@ import io.micronaut.http.server.netty.NettyServerCustomizer;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelPipeline;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -26,8 +27,11 @@ public final class NextToHttpCodec {
    * connection's channel, named {@code name}, right after the codec.
    */
   public static void after(
-      NettyServerCustomizer.Registry registry, String name, Function<Channel, ChannelHandler> handlerFor) {
-    install(registry, channel -> channel.pipeline().addAfter(CODEC, name, handlerFor.apply(channel)));
+      NettyServerCustomizer.Registry registry,
+      String name,
+      Function<Channel, ChannelHandler> handlerFor) {
+    install(
+        registry, channel -> channel.pipeline().addAfter(CODEC, name, handlerFor.apply(channel)));
   }
 
   /**
@@ -50,16 +54,14 @@ public final class NextToHttpCodec {
         });
   }
 
-  private static void install(NettyServerCustomizer.Registry registry, Installation installation) {
+  /** Registers {@code installation}: what it adds to each connection's pipeline with the codec. */
+  private static void install(
+      NettyServerCustomizer.Registry registry, Consumer<Channel> installation) {
     registry.register(new Installer(null, installation));
   }
 
-  /** What is added to the pipeline of one connection that has the codec. */
-  private interface Installation {
-    void into(Channel channel);
-  }
-
-  private record Installer(Channel channel, Installation installation) implements NettyServerCustomizer {
+  private record Installer(Channel channel, Consumer<Channel> installation)
+      implements NettyServerCustomizer {
     @Override
     public NettyServerCustomizer specializeForChannel(Channel channel, ChannelRole role) {
       return role == ChannelRole.CONNECTION ? new Installer(channel, installation) : this;
@@ -68,7 +70,7 @@ public final class NextToHttpCodec {
     @Override
     public void onStreamPipelineBuilt() {
       if (channel != null && channel.pipeline().get(CODEC) != null) {
-        installation.into(channel);
+        installation.accept(channel);
       }
     }
   }

@@ -1,7 +1,7 @@
 package flashclaim.http.shed;
 
-import flashclaim.http.NextToHttpCodec;
 import flashclaim.http.HttpConfig;
+import flashclaim.http.NextToHttpCodec;
 import io.micronaut.context.event.BeanCreatedEvent;
 import io.micronaut.context.event.BeanCreatedEventListener;
 import io.micronaut.http.server.netty.NettyServerCustomizer;

@@ -38,9 +38,9 @@ import org.slf4j.LoggerFactory;
  * <p>The framework reads on demand: it asks for more only while it can take a request (not while
  * answers are owed or a claim is held at the door), and the codec asks for the rest of a head it
  * has begun. When the time is up while nothing asks for bytes, the delay is the service's own, and
- * the clock starts over instead of closing the connection. The
- * check runs on the connection's event loop, after the bytes that arrived before that loop's last
- * poll were read, so a head that came in time is never mistaken for a missing one.
+ * the clock starts over instead of closing the connection. The check runs on the connection's
+ * event loop, after the bytes that arrived before that loop's last poll were read, so a head that
+ * came in time is never mistaken for a missing one.
  */
 @Singleton
 final class HeadTimeout implements BeanCreatedEventListener<NettyServerCustomizer.Registry> {

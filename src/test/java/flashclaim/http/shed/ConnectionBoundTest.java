@@ -1,6 +1,5 @@
 package flashclaim.http.shed;
 
-import static flashclaim.http.shed.RawHttp.awaitAtLeast;
 import static flashclaim.http.shed.RawHttp.awaitAtMost;
 import static flashclaim.http.shed.RawHttp.connect;
 import static flashclaim.http.shed.RawHttp.liveness;
@@ -117,11 +116,7 @@ class ConnectionBoundTest {
       held.add(socket);
       assertThat(liveness(socket)).startsWith("HTTP/1.1 200");
     }
-    while (bound.open() < MAX) {
-      int before = bound.open();
-      held.add(connect(url));
-      awaitAtLeast(() -> bound.open(), before + 1, Duration.ofSeconds(5));
-    }
+    RawHttp.holdSilentUntil(url, bound::open, MAX, held);
     assertThat(held).hasSize(MAX);
     assertThat(bound.pauses()).isEqualTo(1);
   }

@@ -118,11 +118,7 @@ class HeadTimeoutTest {
     ConnectionBound bound = service.context().getBean(ConnectionBound.class);
     List<Socket> strangers = new ArrayList<>();
     try {
-      while (bound.open() < MAX) {
-        int before = bound.open();
-        strangers.add(connect(service.url()));
-        RawHttp.awaitAtLeast(bound::open, before + 1, Duration.ofSeconds(5));
-      }
+      RawHttp.holdSilentUntil(service.url(), bound::open, MAX, strangers);
       try (Socket client = connect(service.url())) {
         client.setSoTimeout(CLOSE_WITHIN_MS);
         send(client);

@@ -9,6 +9,7 @@ import java.net.Socket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.function.IntPredicate;
 import java.util.function.IntSupplier;
@@ -74,6 +75,20 @@ final class RawHttp {
     }
     in.readNBytes(length);
     return head.toString();
+  }
+
+  /**
+   * Opens connections that send nothing, as a stranger holds them, into {@code held} until the
+   * instance at {@code url} holds {@code bound} open ({@code open} says how many it holds), each
+   * counted before the next is opened.
+   */
+  static void holdSilentUntil(URI url, IntSupplier open, int bound, List<Socket> held)
+      throws IOException, InterruptedException {
+    while (open.getAsInt() < bound) {
+      int before = open.getAsInt();
+      held.add(connect(url));
+      awaitAtLeast(open, before + 1, Duration.ofSeconds(5));
+    }
   }
 
   static void awaitAtLeast(IntSupplier value, int least, Duration within)
