@@ -8,6 +8,7 @@ import io.micronaut.http.annotation.ResponseFilter;
 import io.micronaut.http.annotation.ServerFilter;
 import io.micronaut.http.body.AvailableByteBody;
 import flashclaim.http.FilterOrder;
+import flashclaim.http.RequestCounts;
 import io.micronaut.http.server.netty.NettyHttpRequest;
 import io.netty.channel.Channel;
 import java.util.OptionalLong;
@@ -20,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * flashclaim.http.bodies.linger} after the refusal, the connection is closed: the wait gives a
  * client that is still sending the time to read the answer (closing at once would reset the
  * connection under it and lose the answer), and a client whose body did end keeps its connection
- * for its next request ({@link BodyEnds}).
+ * for its next request (counted by {@link RequestCounts}).
  *
  * <p>It sees every answer, including those of authentication, load shedding and {@link
  * BodyLimitFilter}, so it runs before all of them.
@@ -47,12 +48,16 @@ final class RefusedBodyFilter implements Ordered {
       return;
     }
     Channel channel = netty.getChannelHandlerContext().channel();
-    long refused = BodyEnds.begun(channel);
+    RequestCounts counts = RequestCounts.of(channel);
+    if (counts == null) {
+      return;
+    }
+    long refused = counts.begun();
     channel
         .eventLoop()
         .schedule(
             () -> {
-              if (!BodyEnds.endedUpTo(channel, refused)) {
+              if (counts.ended() < refused) {
                 channel.close();
               }
             },

@@ -2,15 +2,13 @@ package flashclaim.http.shed;
 
 import flashclaim.http.HttpConfig;
 import flashclaim.http.NextToHttpCodec;
+import flashclaim.http.RequestCounts;
 import io.micronaut.context.event.BeanCreatedEvent;
 import io.micronaut.context.event.BeanCreatedEventListener;
 import io.micronaut.http.server.netty.NettyServerCustomizer;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.ChannelDuplexHandler;
 import io.netty.channel.ChannelHandlerContext;
-import io.netty.channel.ChannelInboundHandlerAdapter;
-import io.netty.handler.codec.http.HttpRequest;
-import io.netty.handler.codec.http.LastHttpContent;
 import io.netty.util.concurrent.ScheduledFuture;
 import jakarta.inject.Singleton;
 import java.util.concurrent.TimeUnit;
@@ -27,13 +25,14 @@ import org.slf4j.LoggerFactory;
  * time, holds them for {@code micronaut.server.idle-timeout} or, byte by byte, for ever: at {@code
  * flashclaim.http.max-connections} the instance then accepts nobody else.
  *
- * <p>Each HTTP/1.1 connection gets a {@link Clock} with two handlers: one before the codec, which
- * sees the bytes and the framework's requests to read more, and one after it, which sees the heads
- * the codec decoded and the ends of their bodies. The clock runs from the connection's start until
- * its first head, and from the first byte that arrives while no request's body is still arriving
- * (the start of a later request) until that request's head. Keep-alive connections idle between
- * requests are not timed here ({@code micronaut.server.idle-timeout} closes them), nor are bodies
- * ({@code flashclaim.http.bodies.read-timeout}).
+ * <p>Each HTTP/1.1 connection gets a {@link Clock}, a handler before the codec, which sees the
+ * bytes and the framework's requests to read more, and reads the connection's {@link
+ * RequestCounts} for the heads the codec decoded and the ends of their bodies. The clock runs from
+ * the connection's start until its first head, and from the first byte that arrives while no
+ * request's body is still arriving (the start of a later request) until that request's head.
+ * Keep-alive connections idle between requests are not timed here ({@code
+ * micronaut.server.idle-timeout} closes them), nor are bodies ({@code
+ * flashclaim.http.bodies.read-timeout}). A connection whose requests are not counted is not timed.
  *
  * <p>The framework reads on demand: it asks for more only while it can take a request (not while
  * answers are owed or a claim is held at the door), and the codec asks for the rest of a head it
@@ -46,10 +45,8 @@ import org.slf4j.LoggerFactory;
 final class HeadTimeout implements BeanCreatedEventListener<NettyServerCustomizer.Registry> {
   private static final Logger LOG = LoggerFactory.getLogger(HeadTimeout.class);
 
-  /** The names of each HTTP/1.1 connection's two handlers in its pipeline. */
-  static final String BYTES = "flashclaim-head-bytes";
-
-  static final String HEADS = "flashclaim-head-timeout";
+  /** The name of each HTTP/1.1 connection's clock in its pipeline. */
+  static final String HANDLER = "flashclaim-head-timeout";
 
   private final long timeoutNanos;
   private final LongAdder closed = new LongAdder();
@@ -62,14 +59,8 @@ final class HeadTimeout implements BeanCreatedEventListener<NettyServerCustomize
   public NettyServerCustomizer.Registry onCreated(
       BeanCreatedEvent<NettyServerCustomizer.Registry> event) {
     if (timeoutNanos > 0) {
-      NextToHttpCodec.around(
-          event.getBean(),
-          BYTES,
-          HEADS,
-          channel -> {
-            Clock clock = new Clock(timeoutNanos, closed::increment);
-            return new NextToHttpCodec.Around(clock.bytes(), clock.heads());
-          });
+      NextToHttpCodec.before(
+          event.getBean(), HANDLER, channel -> new Clock(timeoutNanos, closed::increment));
     }
     return event.getBean();
   }
@@ -80,31 +71,28 @@ final class HeadTimeout implements BeanCreatedEventListener<NettyServerCustomize
   }
 
   /**
-   * One connection's clock. Its state is the connection's event loop's alone: both handlers and
-   * the timer run there.
+   * One connection's clock, the handler before its codec: the bytes that arrive and the
+   * framework's requests to read. Its state is the connection's event loop's alone: the handler
+   * and the timer run there.
    */
-  static final class Clock {
+  static final class Clock extends ChannelDuplexHandler {
     private final long timeoutNanos;
     private final Runnable closing;
-    private final Bytes bytes = new Bytes();
-    private final Heads heads = new Heads();
     /** A head is awaited, since {@link #since} (the event loop's clock, {@link #now}). */
     private boolean awaiting;
 
     private long since;
+    /** The heads that had arrived on the connection when the wait began. */
+    private long headsBefore;
     /**
      * The one timer of the connection, or null. It is not cancelled when a head arrives (a
      * request's head usually comes in the read that started the wait): when it fires it finds
      * nothing awaited, or a wait that began later, for which it runs again.
      */
     private ScheduledFuture<?> timer;
-    /** Requests whose head the codec decoded, and those whose body ended, on this connection. */
-    private long begun;
-
-    private long ended;
     /**
      * The framework asked for more bytes and none have come since. A new connection has been
-     * asked already: the framework asks as its handler is added, before these are.
+     * asked already: the framework asks as its handler is added, before this one is.
      */
     private boolean asked = true;
 
@@ -114,21 +102,55 @@ final class HeadTimeout implements BeanCreatedEventListener<NettyServerCustomize
       this.closing = closing;
     }
 
-    /** The handler before the codec. */
-    ChannelDuplexHandler bytes() {
-      return bytes;
+    @Override
+    public void handlerAdded(ChannelHandlerContext ctx) {
+      await(ctx, 0); // the first request's head is awaited from the start
     }
 
-    /** The handler after the codec. */
-    ChannelInboundHandlerAdapter heads() {
-      return heads;
+    @Override
+    public void handlerRemoved(ChannelHandlerContext ctx) {
+      stop();
     }
 
-    /** A head is awaited from now, unless one is already. */
-    private void await(ChannelHandlerContext ctx) {
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+      stop();
+      ctx.fireChannelInactive();
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object msg) {
+      RequestCounts counts = RequestCounts.of(ctx.channel());
+      if (counts != null
+          && msg instanceof ByteBuf bytes
+          && bytes.isReadable()
+          && !counts.bodyArriving()) {
+        await(ctx, counts.begun()); // the first byte of a request whose head is not decoded yet
+      }
+      ctx.fireChannelRead(msg);
+      if (counts != null && counts.begun() > headsBefore) {
+        awaiting = false;
+      }
+    }
+
+    @Override
+    public void channelReadComplete(ChannelHandlerContext ctx) {
+      asked = false; // the framework asks again, after it, if it wants more
+      ctx.fireChannelReadComplete();
+    }
+
+    @Override
+    public void read(ChannelHandlerContext ctx) {
+      asked = true;
+      ctx.read();
+    }
+
+    /** A head is awaited from now, {@code heads} having arrived, unless one is already. */
+    private void await(ChannelHandlerContext ctx, long heads) {
       if (!awaiting) {
         awaiting = true;
         since = now(ctx);
+        headsBefore = heads;
       }
       if (timer == null) {
         schedule(ctx, timeoutNanos);
@@ -153,6 +175,10 @@ final class HeadTimeout implements BeanCreatedEventListener<NettyServerCustomize
 
     private void due(ChannelHandlerContext ctx) {
       timer = null;
+      RequestCounts counts = RequestCounts.of(ctx.channel());
+      if (counts == null || counts.begun() > headsBefore) {
+        awaiting = false; // not counted, so not timed; or the head came
+      }
       if (!awaiting || !ctx.channel().isActive()) {
         return;
       }
@@ -172,60 +198,6 @@ final class HeadTimeout implements BeanCreatedEventListener<NettyServerCustomize
           ctx.channel().remoteAddress(),
           TimeUnit.NANOSECONDS.toMillis(timeoutNanos));
       ctx.close();
-    }
-
-    /** Before the codec: the bytes that arrive, and the framework's requests to read. */
-    private final class Bytes extends ChannelDuplexHandler {
-      @Override
-      public void handlerAdded(ChannelHandlerContext ctx) {
-        await(ctx); // the first request's head is awaited from the start
-      }
-
-      @Override
-      public void handlerRemoved(ChannelHandlerContext ctx) {
-        stop();
-      }
-
-      @Override
-      public void channelInactive(ChannelHandlerContext ctx) {
-        stop();
-        ctx.fireChannelInactive();
-      }
-
-      @Override
-      public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (msg instanceof ByteBuf bytes && bytes.isReadable() && begun == ended) {
-          await(ctx); // the first byte of a request whose head is not decoded yet
-        }
-        ctx.fireChannelRead(msg);
-      }
-
-      @Override
-      public void channelReadComplete(ChannelHandlerContext ctx) {
-        asked = false; // the framework asks again, after it, if it wants more
-        ctx.fireChannelReadComplete();
-      }
-
-      @Override
-      public void read(ChannelHandlerContext ctx) {
-        asked = true;
-        ctx.read();
-      }
-    }
-
-    /** After the codec: the heads decoded and the ends of their bodies. */
-    private final class Heads extends ChannelInboundHandlerAdapter {
-      @Override
-      public void channelRead(ChannelHandlerContext ctx, Object msg) {
-        if (msg instanceof HttpRequest) {
-          begun++;
-          awaiting = false;
-        }
-        if (msg instanceof LastHttpContent) {
-          ended++;
-        }
-        ctx.fireChannelRead(msg);
-      }
     }
   }
 }

@@ -1,14 +1,15 @@
 package flashclaim.http.shed;
 
-import static flashclaim.http.shed.RawHttp.awaitAtMost;
-import static flashclaim.http.shed.RawHttp.connect;
-import static flashclaim.http.shed.RawHttp.liveness;
-import static flashclaim.http.shed.RawHttp.readAnswer;
-import static flashclaim.http.shed.RawHttp.readHead;
-import static flashclaim.http.shed.RawHttp.send;
+import static flashclaim.testing.KeepAliveHttp.awaitAtMost;
+import static flashclaim.testing.KeepAliveHttp.connect;
+import static flashclaim.testing.KeepAliveHttp.liveness;
+import static flashclaim.testing.KeepAliveHttp.readAnswer;
+import static flashclaim.testing.KeepAliveHttp.readHead;
+import static flashclaim.testing.KeepAliveHttp.send;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import flashclaim.testing.KeepAliveHttp;
 import flashclaim.testing.ServiceInstance;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
@@ -116,7 +117,7 @@ class ConnectionBoundTest {
       held.add(socket);
       assertThat(liveness(socket)).startsWith("HTTP/1.1 200");
     }
-    RawHttp.holdSilentUntil(url, bound::open, MAX, held);
+    KeepAliveHttp.holdSilentUntil(url, bound::open, MAX, held);
     assertThat(held).hasSize(MAX);
     assertThat(bound.pauses()).isEqualTo(1);
   }

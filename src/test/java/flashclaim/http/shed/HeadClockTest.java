@@ -2,6 +2,7 @@ package flashclaim.http.shed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import flashclaim.http.RequestCounts;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.http.HttpServerCodec;
@@ -27,7 +28,7 @@ class HeadClockTest {
     channel.freezeTime();
     channel.config().setAutoRead(false);
     HeadTimeout.Clock clock = new HeadTimeout.Clock(TIMEOUT.toNanos(), closed::incrementAndGet);
-    channel.pipeline().addLast(clock.bytes(), new HttpServerCodec(), clock.heads());
+    channel.pipeline().addLast(clock, new HttpServerCodec(), RequestCounts.counter(channel));
   }
 
   @Test
@@ -93,7 +94,7 @@ class HeadClockTest {
     bare.freezeTime();
     bare.config().setAutoRead(false);
     HeadTimeout.Clock clock = new HeadTimeout.Clock(TIMEOUT.toNanos(), closed::incrementAndGet);
-    bare.pipeline().addLast(clock.bytes(), clock.heads()); // no codec to ask for more
+    bare.pipeline().addLast(clock, RequestCounts.counter(bare)); // no codec to ask for more
     bare.read();
     bare.pipeline().fireChannelRead(Unpooled.copiedBuffer("GET /he", StandardCharsets.US_ASCII));
     bare.pipeline().fireChannelReadComplete();
@@ -104,6 +105,23 @@ class HeadClockTest {
     after(bare, TIMEOUT);
     assertThat(bare.isOpen()).isFalse();
     assertThat(closed).hasValue(1);
+  }
+
+  /** A connection whose requests nothing counts cannot tell a head from its absence: not timed. */
+  @Test
+  void aConnectionWhoseRequestsAreNotCountedIsNotTimed() {
+    EmbeddedChannel uncounted = new EmbeddedChannel();
+    uncounted.freezeTime();
+    uncounted.config().setAutoRead(false);
+    uncounted
+        .pipeline()
+        .addLast(
+            new HeadTimeout.Clock(TIMEOUT.toNanos(), closed::incrementAndGet),
+            new HttpServerCodec());
+    uncounted.read();
+    after(uncounted, TIMEOUT.multipliedBy(3));
+    assertThat(uncounted.isOpen()).isTrue();
+    assertThat(closed).hasValue(0);
   }
 
   /**

@@ -1,13 +1,14 @@
 package flashclaim.http.shed;
 
-import static flashclaim.http.shed.RawHttp.connect;
-import static flashclaim.http.shed.RawHttp.liveness;
-import static flashclaim.http.shed.RawHttp.readAnswer;
-import static flashclaim.http.shed.RawHttp.send;
-import static flashclaim.http.shed.RawHttp.write;
+import static flashclaim.testing.KeepAliveHttp.connect;
+import static flashclaim.testing.KeepAliveHttp.liveness;
+import static flashclaim.testing.KeepAliveHttp.readAnswer;
+import static flashclaim.testing.KeepAliveHttp.send;
+import static flashclaim.testing.KeepAliveHttp.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import flashclaim.testing.KeepAliveHttp;
 import flashclaim.testing.ServiceInstance;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
@@ -118,7 +119,7 @@ class HeadTimeoutTest {
     ConnectionBound bound = service.context().getBean(ConnectionBound.class);
     List<Socket> strangers = new ArrayList<>();
     try {
-      RawHttp.holdSilentUntil(service.url(), bound::open, MAX, strangers);
+      KeepAliveHttp.holdSilentUntil(service.url(), bound::open, MAX, strangers);
       try (Socket client = connect(service.url())) {
         client.setSoTimeout(CLOSE_WITHIN_MS);
         send(client);

@@ -1,4 +1,4 @@
-package flashclaim.http.shed;
+package flashclaim.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,45 +19,45 @@ import java.util.function.IntSupplier;
  * says, requests written and answers read byte by byte, so that what the instance does with a
  * connection (accepts it, answers it, closes it) is seen as it happens.
  */
-final class RawHttp {
+public final class KeepAliveHttp {
   /** The request the tests send: the cheapest there is. */
-  static final String LIVENESS = "GET /health/liveness HTTP/1.1\r\nHost: localhost\r\n\r\n";
+  public static final String LIVENESS = "GET /health/liveness HTTP/1.1\r\nHost: localhost\r\n\r\n";
 
-  private RawHttp() {}
+  private KeepAliveHttp() {}
 
   /** A connection to the instance at {@code url}, whose reads give up after 10 s. */
-  static Socket connect(URI url) throws IOException {
+  public static Socket connect(URI url) throws IOException {
     Socket socket = new Socket(url.getHost(), url.getPort());
     socket.setSoTimeout(10_000);
     return socket;
   }
 
   /** Writes {@code text} on the connection. */
-  static void write(Socket socket, String text) throws IOException {
+  public static void write(Socket socket, String text) throws IOException {
     OutputStream out = socket.getOutputStream();
     out.write(text.getBytes(StandardCharsets.US_ASCII));
     out.flush();
   }
 
   /** Sends GET /health/liveness on the connection, keeping it open. */
-  static void send(Socket socket) throws IOException {
+  public static void send(Socket socket) throws IOException {
     write(socket, LIVENESS);
   }
 
   /** Sends GET /health/liveness on the connection, keeping it open, and reads the status line. */
-  static String liveness(Socket socket) throws IOException {
+  public static String liveness(Socket socket) throws IOException {
     send(socket);
     return readAnswer(socket);
   }
 
   /** The status line of the next answer, and the rest of its head and body read off. */
-  static String readAnswer(Socket socket) throws IOException {
+  public static String readAnswer(Socket socket) throws IOException {
     String head = readHead(socket);
     return head.substring(0, head.indexOf("\r\n"));
   }
 
   /** The head of the next answer, its body read off. */
-  static String readHead(Socket socket) throws IOException {
+  public static String readHead(Socket socket) throws IOException {
     InputStream in = socket.getInputStream();
     StringBuilder head = new StringBuilder();
     while (!head.toString().endsWith("\r\n\r\n")) {
@@ -82,7 +82,7 @@ final class RawHttp {
    * instance at {@code url} holds {@code bound} open ({@code open} says how many it holds), each
    * counted before the next is opened.
    */
-  static void holdSilentUntil(URI url, IntSupplier open, int bound, List<Socket> held)
+  public static void holdSilentUntil(URI url, IntSupplier open, int bound, List<Socket> held)
       throws IOException, InterruptedException {
     while (open.getAsInt() < bound) {
       int before = open.getAsInt();
@@ -91,18 +91,18 @@ final class RawHttp {
     }
   }
 
-  static void awaitAtLeast(IntSupplier value, int least, Duration within)
+  public static void awaitAtLeast(IntSupplier value, int least, Duration within)
       throws InterruptedException {
     assertThat(awaitValue(value, v -> v >= least, within)).isGreaterThanOrEqualTo(least);
   }
 
-  static void awaitAtMost(IntSupplier value, int most, Duration within)
+  public static void awaitAtMost(IntSupplier value, int most, Duration within)
       throws InterruptedException {
     assertThat(awaitValue(value, v -> v <= most, within)).isLessThanOrEqualTo(most);
   }
 
   /** {@code value} once it satisfies {@code reached}, or when {@code within} has passed. */
-  static int awaitValue(IntSupplier value, IntPredicate reached, Duration within)
+  public static int awaitValue(IntSupplier value, IntPredicate reached, Duration within)
       throws InterruptedException {
     long end = System.nanoTime() + within.toNanos();
     while (!reached.test(value.getAsInt()) && System.nanoTime() < end) {
