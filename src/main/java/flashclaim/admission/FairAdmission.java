@@ -146,7 +146,6 @@ public final class FairAdmission {
   private final Duration maxTurn;
   private final Duration minRetryAfter;
   private final double retryJitter;
-  private final double smoothing;
   private final Clock clock;
   private final WaitTimer timer;
   private final DoubleSupplier random;
@@ -164,38 +163,17 @@ public final class FairAdmission {
   private long sequence;
   /** Guarded by {@code lock}. */
   private boolean draining;
-  /** Mean seconds a claim holds its slot; NaN until one has; guarded by {@code lock}. */
-  private double meanHoldSeconds = Double.NaN;
+  /** The mean hold and the drain rate; guarded by {@code lock}. */
+  private final DrainMeter drain;
   /**
    * The same mean hold, for readers outside the lock (each claim's wait is bounded by it before it
    * enters); zero until a claim has run.
    */
   private volatile Duration expectedHold = Duration.ZERO;
-  /** Slots freed while claims waited, weighted by how recent; guarded by {@code lock}. */
-  private double busyFrees;
-  /** The time between those, weighted alike; guarded by {@code lock}. */
-  private double busySeconds;
-  /** The last slot freed while claims waited; null after one freed while none did; guarded. */
-  private Instant lastBusyFree;
-  /** When a slot was last freed while claims waited; guarded by {@code lock}. */
-  private Instant lastBusyAt = Instant.EPOCH;
-  /** When a claim that came last found no free slot and waited; guarded by {@code lock}. */
-  private Instant lastWaitedAt = Instant.EPOCH;
-  /** Every slot freed by a claim that ran, weighted by how recent; guarded by {@code lock}. */
-  private double frees;
-  /** When a slot was last freed by a claim that ran; guarded by {@code lock}. */
-  private Instant lastFreeAt = Instant.EPOCH;
-  private final double drainWindowSeconds;
   /** New users' turns are booked at this many times the drain rate. */
   private final double bookHeadroom;
-  /** A measured drain rate grows by this factor each window without claims waiting, after one. */
-  private final double idleDrainGrowth;
   /** Serve a user back before their told turn when nothing else would use the free slot. */
   private final boolean earlyWhenIdle;
-  /** Fewer slots freed while claims waited (weighted) than this measure no drain rate. */
-  private static final double MIN_BUSY_FREES = 20;
-  /** A measured drain rate stands this many windows after the last slot freed while claims waited. */
-  private static final int DRAIN_WINDOWS_VALID = 10;
   /** Whether new users are given appointments (see the class comment). */
   private final boolean appointments;
   /**
@@ -270,10 +248,9 @@ public final class FairAdmission {
     this.maxTurn = config.maxTurn();
     this.minRetryAfter = config.minRetryAfter();
     this.retryJitter = config.retryJitter();
-    this.smoothing = config.serviceTimeSmoothing();
-    this.drainWindowSeconds = config.drainWindow().toNanos() / 1e9;
+    this.drain =
+        new DrainMeter(config.drainWindow(), config.idleDrainGrowth(), config.serviceTimeSmoothing());
     this.bookHeadroom = config.bookHeadroom();
-    this.idleDrainGrowth = config.idleDrainGrowth();
     this.earlyWhenIdle = config.earlyWhenIdle();
     this.clock = clock;
     this.timer = timer;
@@ -366,7 +343,7 @@ public final class FairAdmission {
       Turn turn = null;
       if (!returning && appointments) {
         Duration floor = fleetFloor();
-        if (!Double.isNaN(meanHoldSeconds) || !floor.isZero()) {
+        if (drain.measured() || !floor.isZero()) {
           if (idleWithoutReturns(now)) {
             return Optional.empty(); // a slot is free: entering resets the book and admits
           }
@@ -434,7 +411,7 @@ public final class FairAdmission {
         }
       } else if (appointments) {
         Duration floor = fleetFloor();
-        if (!Double.isNaN(meanHoldSeconds) || !floor.isZero()) {
+        if (drain.measured() || !floor.isZero()) {
           if (idleWithoutReturns(now)) {
             bookResets.increment();
             bookedUntil = now; // nobody is coming back for the turns it holds
@@ -452,7 +429,7 @@ public final class FairAdmission {
       queue.add(waiter);
       admitWhileFree(effects);
       if (!queue.isEmpty()) {
-        lastWaitedAt = now;
+        drain.waited(now);
       }
       while (queue.size() > maxQueued) {
         Waiter latest = queue.pollLast();
@@ -700,88 +677,11 @@ public final class FairAdmission {
   }
 
   /**
-   * Seconds between two slots freed when all are busy: as measured over the latest time that
-   * claims waited for one ({@code drain-window}), while that stands; else the mean hold over the
-   * limit (which misjudges it when the limit moves, or claims hold their slots longer while they
-   * wait for the cores); never more than between the slots freed over the last window, waiting
-   * or not. NaN until a claim has been measured. Must hold {@code lock}.
-   *
-   * <p>A measure that stands while no claim has waited for more than a window is a floor, not the
-   * drain: the instance served everything that came, and what came was paced by the turns told
-   * from that measure (users come back at their turns), so the slots freed follow the measure
-   * and never show a faster drain. It then grows by {@code idle-drain-growth} each further
-   * window, up to the limit over the mean hold: turns are told sooner, until claims wait again and
-   * the drain is measured.
+   * Seconds between two slots freed when all are busy ({@link DrainMeter}); NaN until a claim has
+   * been measured. Must hold {@code lock}.
    */
   private double secondsPerSlot(Instant now) {
-    double perSlot;
-    // the mean hold over the limit: NaN until a claim has been measured
-    double open = meanHoldSeconds / limit();
-    if (busyFrees >= MIN_BUSY_FREES && measureStands(now)) {
-      perSlot = busySeconds / busyFrees;
-      Instant waited = lastWaitedAt.isAfter(lastBusyAt) ? lastWaitedAt : lastBusyAt;
-      double idleWindows = seconds(waited, now) / drainWindowSeconds - 1;
-      if (queue.isEmpty() && idleWindows > 0 && open < perSlot) {
-        perSlot = Math.max(open, perSlot / Math.pow(idleDrainGrowth, idleWindows));
-      }
-    } else {
-      perSlot = open;
-    }
-    // the slots freed per second over the last window, waiting or not, are a floor of the drain: a
-    // rate measured in a slow moment (a cold start) is not kept while the instance serves faster
-    // (from at least as many slots as a measure needs: one slot just freed is no rate)
-    double recent = frees * kept(seconds(lastFreeAt, now));
-    return recent >= MIN_BUSY_FREES && !(perSlot < drainWindowSeconds / recent)
-        ? drainWindowSeconds / recent
-        : perSlot;
-  }
-
-  /**
-   * Counts a slot freed at {@code now} by a claim that ran, when claims wait for it: the time
-   * since the last such slot, if claims waited all along, is a sample of the drain. Must hold
-   * {@code lock}, before the waiting claims are admitted.
-   */
-  private void freed(Instant now, boolean ran) {
-    if (ran) {
-      frees = frees * kept(seconds(lastFreeAt, now)) + 1;
-      lastFreeAt = now;
-    }
-    if (!ran || queue.isEmpty()) {
-      lastBusyFree = null; // a slot may stay free now: the next gap says nothing of the drain
-      return;
-    }
-    if (lastBusyFree != null) {
-      if (!measureStands(now)) {
-        // the measure of an earlier overload has lapsed: this one is measured afresh, not
-        // weighted by the gaps between its own frees against the earlier one (which would then
-        // stand again, as measured seconds or minutes ago, from this overload's second free on)
-        busySeconds = 0;
-        busyFrees = 0;
-      }
-      double gap = seconds(lastBusyFree, now);
-      double keep = kept(gap);
-      busySeconds = busySeconds * keep + gap;
-      busyFrees = busyFrees * keep + 1;
-      lastBusyAt = now;
-    }
-    lastBusyFree = now;
-  }
-
-  /**
-   * Whether the drain measured while claims waited still stands at {@code now}: ten windows after
-   * a slot was last freed while claims waited, it has lapsed. Must hold {@code lock}.
-   */
-  private boolean measureStands(Instant now) {
-    return seconds(lastBusyAt, now) <= DRAIN_WINDOWS_VALID * drainWindowSeconds;
-  }
-
-  /** The share of a drain measure kept after {@code seconds}: an exponential drain window. */
-  private double kept(double seconds) {
-    return Math.exp(-seconds / drainWindowSeconds);
-  }
-
-  private static double seconds(Instant from, Instant to) {
-    return Duration.between(from, to).toNanos() / 1e9;
+    return drain.secondsPerSlot(now, limit(), queue.isEmpty());
   }
 
   private void released(Permit permit, Result result) {
@@ -792,19 +692,15 @@ public final class FairAdmission {
     }
     List<Runnable> effects = new ArrayList<>();
     synchronized (lock) {
-      // Only claims that ran teach the drain rate: a claim that failed or timed out with the
-      // store (frozen, unreachable) held its slot until its deadline, and learning from it would
-      // tell every user refused during the outage to come back long after the store returns.
+      // only claims that ran teach the drain rate (DrainMeter)
       Instant now = clock.instant();
       if (result == Result.SUCCESS) {
-        double held = seconds(permit.admittedAt, now);
-        meanHoldSeconds =
-            Double.isNaN(meanHoldSeconds)
-                ? held
-                : meanHoldSeconds + smoothing * (held - meanHoldSeconds);
-        expectedHold = Duration.ofNanos(Math.round(meanHoldSeconds * 1e9));
+        double held = Duration.between(permit.admittedAt, now).toNanos() / 1e9;
+        drain.ran(now, held, !queue.isEmpty());
+        expectedHold = Duration.ofNanos(Math.round(drain.meanHoldSeconds() * 1e9));
+      } else {
+        drain.failed();
       }
-      freed(now, result == Result.SUCCESS);
       admitWhileFree(effects);
     }
     run(effects);
@@ -1069,7 +965,7 @@ public final class FairAdmission {
     Duration retryAfter;
     if (!appointments) {
       retryAfter = spread(ahead, now);
-    } else if (Double.isNaN(meanHoldSeconds)) {
+    } else if (!drain.measured()) {
       retryAfter = UNMEASURED_WAIT; // no drain rate yet: nothing to tell but a second
     } else {
       // users away count as far as users told to come back do come back (ShowUps): after a burst

@@ -30,8 +30,10 @@ import java.util.Random;
  * (of the first {@code coupons} users to click, the share that got one), the attempts and the
  * refusals: what the admission's policy does to the order of service, without a machine's noise.
  *
- * <pre>./mvnw -q test-compile exec:java -Dexec.classpathScope=test \
- *   -Dexec.mainClass=flashclaim.bench.AdmissionModel -Dexec.args="users=30000 rate=1000"</pre>
+ * <pre>./mvnw -q test-compile dependency:build-classpath -Dmdep.includeScope=test \
+ *   -Dmdep.outputFile=target/test.classpath
+ * java -cp target/test-classes:target/classes:$(cat target/test.classpath) \
+ *   flashclaim.bench.AdmissionModel users=30000 rate=1000</pre>
  *
  * Arguments ({@code name=value}): users (30000), coupons (5000), rate (users/s, 1000), limit (32),
  * serviceMs (80: the limit over it is the capacity), waitMs (1900: a claim's wait for a slot, {@code
