@@ -19,6 +19,7 @@ import java.util.Iterator;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAccumulator;
 import java.util.concurrent.atomic.LongAdder;
@@ -40,6 +41,10 @@ import java.util.concurrent.atomic.LongAdder;
  * <ul>
  *   <li>{@code startAtEpochMs}: the first request is sent at this moment (epoch milliseconds), not
  *       as soon as the simulation starts; so a run started next to another one lands inside it
+ *   <li>{@code startAtFile}: instead, the simulation waits (at most 10 minutes) until this file
+ *       exists and holds that moment: so it can be started, its JVM and its users ready, before
+ *       the run it is to land in, whose start is not known yet (its start then costs that run
+ *       nothing)
  *   <li>{@code outcomeFile}: where the tally of the answers is written as JSON after the run:
  *       answers by status, the first and the last answer's time (epoch milliseconds)
  * </ul>
@@ -53,8 +58,7 @@ public class W7StatusSimulation extends Simulation {
   private final String campaignId = System.getProperty("campaignId", "load");
   private final String instance = load.baseUrls().get(0);
   private final Duration delay =
-      Duration.ofMillis(
-          Math.max(0, Long.getLong("startAtEpochMs", 0) - System.currentTimeMillis()));
+      Duration.ofMillis(Math.max(0, startAtEpochMs() - System.currentTimeMillis()));
   private final Path outcomeFile =
       Path.of(System.getProperty("outcomeFile", "target/gatling/w7-outcome.json"));
   private final Map<Integer, LongAdder> answers = new ConcurrentHashMap<>();
@@ -74,6 +78,31 @@ public class W7StatusSimulation extends Simulation {
                 .injectOpen(nothingFor(delay), rampUsers(load.users()).during(load.duration())))
         .protocols(load.protocol())
         .assertions(load.assertions());
+  }
+
+  /** When the first request is to go: {@code startAtEpochMs}, or as {@code startAtFile} says. */
+  private static long startAtEpochMs() {
+    String file = System.getProperty("startAtFile");
+    if (file == null) {
+      return Long.getLong("startAtEpochMs", 0);
+    }
+    Path path = Path.of(file);
+    System.out.println("flashclaim W7: waiting for the time of its first request in " + path);
+    long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+    try {
+      while (!Files.exists(path)) {
+        if (System.nanoTime() > deadline) {
+          throw new IllegalStateException("no start time in " + path + " within 10 minutes");
+        }
+        Thread.sleep(10);
+      }
+      return Long.parseLong(Files.readString(path).trim());
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not read " + path, e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting for " + path, e);
+    }
   }
 
   /** Counts the answer by status (0: none came) at the moment it came. */
