@@ -94,6 +94,13 @@ import java.util.List;
  *     that ran ahead in a sale's slow first seconds, or by a book of a sale that has ended, would
  *     otherwise be refused by an idle instance for up to {@code max-turn}). {@code false}: such a
  *     user is always told the rest of their wait
+ * @param maxHolding the longest that free slots are left to users due back ({@code hold-grace},
+ *     here or by the fleet front) in a row while claims wait in line; then the line is served
+ *     until every slot is taken or nobody waits. Each user holds for at most {@code hold-grace},
+ *     but users due one after another, each seen late or not at all (an instance that reads its
+ *     requests seconds late sees returns after their grace), would otherwise leave the slots idle
+ *     for as long as users kept becoming due, and refuse the line's claims at the end of their
+ *     waits. At least {@code hold-grace}, so that no single user's hold is cut
  */
 @ConfigurationProperties("flashclaim.admission")
 public record AdmissionConfig(
@@ -118,7 +125,8 @@ public record AdmissionConfig(
     @Bindable(defaultValue = "true") boolean appointments,
     @Bindable(defaultValue = "4") double returnsPerSlot,
     @Bindable(defaultValue = "2") double idleDrainGrowth,
-    @Bindable(defaultValue = "true") boolean earlyWhenIdle) {
+    @Bindable(defaultValue = "true") boolean earlyWhenIdle,
+    @Bindable(defaultValue = "500ms") Duration maxHolding) {
 
   /** The names of the limit algorithms. */
   public static final List<String> LIMITS = List.of("gradient2", "vegas", "fixed");
@@ -164,6 +172,9 @@ public record AdmissionConfig(
     require(
         !holdGrace.isNegative() && !holdSlack.isNegative(),
         "flashclaim.admission.hold-grace and hold-slack must not be negative");
+    require(
+        maxHolding.toMillis() >= 1 && maxHolding.compareTo(holdGrace) >= 0,
+        "flashclaim.admission.max-holding must be at least 1 ms and at least hold-grace");
     require(
         returnsPerSlot == 0 || (returnsPerSlot >= 1 && returnsPerSlot <= 1000),
         "flashclaim.admission.returns-per-slot must be 0 (off) or between 1 and 1000");

@@ -213,6 +213,22 @@ public final class FairAdmission {
   /** When a slot held for a user due back is next looked at again; null when none is; guarded. */
   private Instant wakeAt;
 
+  /**
+   * The longest that free slots are left to users due back, here or elsewhere, while claims wait
+   * in line, in a row: {@code max-holding}.
+   */
+  private final Duration maxHolding;
+
+  /**
+   * Since when free slots have been left to users due back while claims waited, without a moment
+   * in which every slot was taken or nobody waited; null when they are not; guarded by {@code
+   * lock}.
+   */
+  private @Nullable Instant holdingSince;
+
+  /** Times free slots went to the line because they had been held for {@link #maxHolding}. */
+  private final LongAdder holdsCut = new LongAdder();
+
   /** How far beyond now the other instances' books reach ({@link FleetOrder}); zero alone. */
   private volatile Supplier<Duration> fleetFloor = () -> Duration.ZERO;
 
@@ -257,6 +273,7 @@ public final class FairAdmission {
     this.random = random;
     this.appointments = config.appointments();
     this.awayWeight = config.returnsPerSlot() == 0 ? 0 : 1 / config.returnsPerSlot();
+    this.maxHolding = config.maxHolding();
     this.heldBack =
         config.holdGrace().isZero() || !appointments
             ? null
@@ -636,6 +653,14 @@ public final class FairAdmission {
     return servedEarly.sum();
   }
 
+  /**
+   * Times free slots went to the line rather than to users due back, because they had been left
+   * to such users for {@code max-holding} in a row while claims waited.
+   */
+  public long holdsCut() {
+    return holdsCut.sum();
+  }
+
   /** Claims refused for {@code reason} so far. */
   public long refused(Reason reason) {
     return refused.get(reason).sum();
@@ -714,6 +739,7 @@ public final class FairAdmission {
       }
       Optional<Limiter.Listener> slot = limiter.acquire(null);
       if (slot.isEmpty()) {
+        holdingSince = null;
         return;
       }
       Waiter first = queue.pollFirst();
@@ -725,29 +751,45 @@ public final class FairAdmission {
       Permit permit = new Permit(slot.get(), now);
       effects.add(() -> first.admit(permit));
     }
+    holdingSince = null;
   }
 
   /**
    * Whether a claim that first arrived at {@code arrival} must leave the free slots to a user who
    * arrived earlier and is due back now ({@link HeldBack}), or to one due back whom another
    * instance told to come back ({@link #useFleetFront}); if so, the line is looked at again when
-   * that hold ends (or the fleet is read again). Must hold {@code lock}.
+   * that hold ends (or the fleet is read again). Each user due holds for at most {@code
+   * hold-grace}, and all of them together for at most {@code max-holding}: once free slots have
+   * been left to users due back for that long in a row while claims waited, the line is served until every slot is taken or
+   * nobody waits. Users due back one after another, each seen late or not at all (an instance
+   * that reads its requests seconds late sees them after their grace), would otherwise leave the
+   * slots idle for as long as the line stayed full, and refuse its claims at the end of their
+   * waits. Must hold {@code lock}.
    */
   private boolean holdsBack(Instant arrival) {
     if (limiter.getInflight() >= limiter.getLimit()) {
+      holdingSince = null;
       return false;
     }
     Instant now = clock.instant();
     Instant at = heldHere(arrival, now);
-    if (at != null) {
-      slotsHeld.increment();
-    } else {
+    boolean here = at != null;
+    if (!here) {
       at = heldByFleet(arrival, now);
       if (at == null) {
         return false;
       }
-      fleetSlotsHeld.increment();
     }
+    if (holdingSince == null) {
+      holdingSince = now;
+    }
+    Instant cut = holdingSince.plus(maxHolding);
+    if (!now.isBefore(cut)) {
+      holdsCut.increment();
+      return false;
+    }
+    (here ? slotsHeld : fleetSlotsHeld).increment();
+    at = min(at, cut);
     if (wakeAt == null || at.isBefore(wakeAt)) {
       wakeAt = at;
       timer.schedule(Duration.between(now, at).plusMillis(1), this::wake);

@@ -26,7 +26,7 @@ class AdmissionConfigTest {
           "gradient2", 32, 32, 64, 900, Duration.ofMillis(100), Duration.ofSeconds(2),
           Duration.ofSeconds(30), Duration.ofMinutes(5), Duration.ofSeconds(1), 0.5, 0.05,
           Duration.ofSeconds(1), 1.2, AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10),
-          Duration.ofMillis(150), Duration.ZERO, true, 4, 2, false);
+          Duration.ofMillis(150), Duration.ZERO, true, 4, 2, false, Duration.ofMillis(500));
 
   static Stream<Arguments> refused() {
     return Stream.of(
@@ -55,7 +55,9 @@ class AdmissionConfigTest {
         Arguments.of("bookHeadroom", 0.9, "book-headroom"),
         Arguments.of("bookHeadroom", 11.0, "book-headroom"),
         Arguments.of("idleDrainGrowth", 0.9, "idle-drain-growth"),
-        Arguments.of("idleDrainGrowth", 101.0, "idle-drain-growth"));
+        Arguments.of("idleDrainGrowth", 101.0, "idle-drain-growth"),
+        Arguments.of("maxHolding", Duration.ZERO, "max-holding"),
+        Arguments.of("maxHolding", Duration.ofMillis(149), "max-holding"));
   }
 
   @ParameterizedTest(name = "{0} = {1}")
@@ -76,6 +78,7 @@ class AdmissionConfigTest {
         Arguments.of("minRetryAfter", Duration.ZERO),
         Arguments.of("minRetryAfter", Duration.ofSeconds(30)),
         Arguments.of("maxWait", Duration.ofMillis(1)),
+        Arguments.of("maxHolding", Duration.ofMillis(150)),
         Arguments.of("maxTurn", Duration.ofSeconds(30)),
         Arguments.of("maxTurn", Duration.ofMinutes(10)),
         Arguments.of("retryJitter", 0.0),

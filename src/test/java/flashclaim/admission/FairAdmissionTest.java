@@ -302,7 +302,9 @@ class FairAdmissionTest {
   void aUserBackBeforeTheirTurnIsServedWhenASlotWouldOtherwiseIdle() {
     for (boolean earlyWhenIdle : new boolean[] {true, false}) {
       AdmissionConfig config =
-          config(2, 10, true, Duration.ofMillis(150), 4, 2, earlyWhenIdle);
+          config(
+              2, 10, true, Duration.ofMillis(150), 4, 2, earlyWhenIdle,
+              maxHolding(Duration.ofMillis(150)));
       FairAdmission admission =
           new FairAdmission(
               config, AdmissionFactory.limiter(config), clock, timer, () -> 0.999);
@@ -806,6 +808,45 @@ class FairAdmissionTest {
   }
 
   /**
+   * Users due back one after another, none of them coming back, leave a free slot idle for at most
+   * {@code max-holding} (here as short as it may be: {@code hold-grace}, 150 ms) in a row: then
+   * the later arrival in line gets it, though the second user is still within their grace (seen
+   * late, or not at all, they would otherwise keep it idle for as long as users kept becoming
+   * due).
+   */
+  @Test
+  void freeSlotsAreLeftToUsersDueBackAtMostMaxHoldingInARow() {
+    AdmissionConfig config = config(1, 1, true, Duration.ofMillis(150), 4, 2, true, Duration.ofMillis(150));
+    FairAdmission admission =
+        new FairAdmission(config, AdmissionFactory.limiter(config), clock, timer, () -> 0.5);
+    measureHoldTime(admission, Duration.ofMillis(100));
+    FairAdmission.Permit holder = admitted(admission.enterAgain(T0, LATER));
+    Entry.Refused first = refused(admission.enterAgain(EARLY, clock.instant().plusMillis(50)));
+    Instant firstDue = clock.instant().plus(first.retryAfter());
+    clock.move(Duration.ofMillis(50));
+    Entry.Refused second =
+        refused(admission.enterAgain(EARLY.plusMillis(1), clock.instant().plusMillis(50)));
+    Instant secondDue = clock.instant().plus(second.retryAfter());
+    assertThat(secondDue)
+        .as("due after the first, within the first's grace")
+        .isAfter(firstDue)
+        .isBefore(firstDue.plusMillis(150));
+    CompletionStage<Entry> late = admission.enterAgain(T0.plusSeconds(2), LATER);
+    clock.move(Duration.between(clock.instant(), firstDue));
+    holder.release(Result.SUCCESS);
+
+    clock.move(Duration.ofMillis(149));
+    timer.fireDue();
+    assertThat(late.toCompletableFuture()).as("held for the users due").isNotDone();
+    assertThat(admission.holdsCut()).isZero();
+    clock.move(Duration.ofMillis(2));
+    timer.fireDue();
+
+    admitted(late);
+    assertThat(admission.holdsCut()).isEqualTo(1);
+  }
+
+  /**
    * A claim refused from the line is told its turn one drain interval (here 100 ms) later for
    * every claim waiting before it and for every {@code returns-per-slot} users told to come back
    * who first arrived earlier and are neither back nor past their grace. Four returning users,
@@ -923,7 +964,10 @@ class FairAdmissionTest {
    */
   @Test
   void anEarlierArrivalHeldElsewhereKeepsFreeSlotsFromLaterOnes() {
-    FairAdmission admission = admission(1, 5, () -> 0.5);
+    // a hold-grace beyond the reading's 10 s: the reading, not the bound on holding, ends the hold
+    AdmissionConfig config = config(1, 5, false, Duration.ofSeconds(20));
+    FairAdmission admission =
+        new FairAdmission(config, AdmissionFactory.limiter(config), clock, timer, () -> 0.5);
     AtomicReference<FairAdmission.FleetFront> front =
         new AtomicReference<>(new FairAdmission.FleetFront(T0.plusSeconds(1), T0.plusSeconds(10)));
     admission.useFleetFront(front::get);
@@ -1091,7 +1135,7 @@ class FairAdmissionTest {
               Duration.ofSeconds(30), Duration.ZERO,
               0.5, 0.05, Duration.ofSeconds(1), 1.0,
               AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), Duration.ZERO,
-            Duration.ZERO, true, 4, 2, true);
+            Duration.ZERO, true, 4, 2, true, Duration.ofMillis(500));
       assertThat(AdmissionFactory.limiter(config).getLimit()).as(limit).isEqualTo(20);
     }
   }
@@ -1242,7 +1286,8 @@ class FairAdmissionTest {
 
   /** Four slots, a line of 100, no appointments, the given {@code idle-drain-growth}. */
   private FairAdmission withIdleDrainGrowth(double growth) {
-    AdmissionConfig config = config(4, 100, false, Duration.ZERO, 4, growth, true);
+    AdmissionConfig config =
+        config(4, 100, false, Duration.ZERO, 4, growth, true, maxHolding(Duration.ZERO));
     return new FairAdmission(config, AdmissionFactory.limiter(config), clock, timer, () -> 0.5);
   }
 
@@ -1448,12 +1493,18 @@ class FairAdmissionTest {
   /** {@link #config(int, int, boolean, Duration)} with {@code returns-per-slot}. */
   private static AdmissionConfig config(
       int limit, int maxQueued, boolean appointments, Duration holdGrace, double returnsPerSlot) {
-    return config(limit, maxQueued, appointments, holdGrace, returnsPerSlot, 2, true);
+    return config(
+        limit, maxQueued, appointments, holdGrace, returnsPerSlot, 2, true, maxHolding(holdGrace));
+  }
+
+  /** The default {@code max-holding}, 500 ms, or {@code holdGrace} if that is longer. */
+  private static Duration maxHolding(Duration holdGrace) {
+    return holdGrace.compareTo(Duration.ofMillis(500)) > 0 ? holdGrace : Duration.ofMillis(500);
   }
 
   /**
-   * {@link #config(int, int, boolean, Duration, double)} with {@code idle-drain-growth} and {@code
-   * early-when-idle}.
+   * {@link #config(int, int, boolean, Duration, double)} with {@code idle-drain-growth}, {@code
+   * early-when-idle} and {@code max-holding}.
    */
   private static AdmissionConfig config(
       int limit,
@@ -1462,13 +1513,14 @@ class FairAdmissionTest {
       Duration holdGrace,
       double returnsPerSlot,
       double idleDrainGrowth,
-      boolean earlyWhenIdle) {
+      boolean earlyWhenIdle,
+      Duration maxHolding) {
     return new AdmissionConfig(
         "fixed", limit, 1, limit, maxQueued, Duration.ZERO, Duration.ofSeconds(2),
         Duration.ofSeconds(30),
         Duration.ofMinutes(5), Duration.ZERO, 0.5, 1, Duration.ofSeconds(1), 1.0,
         AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), holdGrace, Duration.ZERO,
-        appointments, returnsPerSlot, idleDrainGrowth, earlyWhenIdle);
+        appointments, returnsPerSlot, idleDrainGrowth, earlyWhenIdle, maxHolding);
   }
 
   private static FairAdmission.Permit admitted(CompletionStage<Entry> entry) {

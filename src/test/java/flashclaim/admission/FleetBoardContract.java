@@ -332,7 +332,8 @@ public abstract class FleetBoardContract extends StoreContract {
             Duration.ofSeconds(30), Duration.ZERO, 0.5,
             1, Duration.ofSeconds(1), 1.0,
             AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), holdGrace,
-            Duration.ZERO, true, 4, 2, true);
+            Duration.ZERO, true, 4, 2, true,
+            holdGrace.compareTo(Duration.ofMillis(500)) > 0 ? holdGrace : Duration.ofMillis(500));
     FairAdmission admission =
         new FairAdmission(
             config,

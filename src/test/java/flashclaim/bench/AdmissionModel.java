@@ -73,7 +73,8 @@ import java.util.Random;
  * attemptCpuMs (0: off) and cores (2): every attempt, answered or refused, takes this much of
  * the cores' time, which answer attempts one after another: beyond cores / attemptCpuMs attempts
  * a second they queue unseen (delayMs is then unused), and a client whose attempt is not seen
- * within timeoutMs (10000, W6's and W8's client timeout) gives up, unanswered.
+ * within timeoutMs (10000, W6's and W8's client timeout) gives up, unanswered; maxHoldingMs (500,
+ * {@code flashclaim.admission.max-holding}).
  */
 public final class AdmissionModel {
   private static final Instant T0 = Instant.parse("2026-11-25T00:00:00Z");
@@ -172,7 +173,8 @@ public final class AdmissionModel {
       int cores,
       long timeoutMs,
       boolean startSlowLast,
-      long maxRetryS) {
+      long maxRetryS,
+      long maxHoldingMs) {
     this.startSlowLast = startSlowLast;
     this.skewNanos = skewMs * 1_000_000;
     this.attemptCpuNanos = Math.round(attemptCpuMs * 1e6 / cores);
@@ -223,7 +225,9 @@ public final class AdmissionModel {
             Duration.ofMillis(holdSlackMs),
             appointments,
             returnsPerSlot,
-            idleDrainGrowth, earlyWhenIdle);
+            idleDrainGrowth,
+            earlyWhenIdle,
+            Duration.ofMillis(maxHoldingMs));
     WaitTimer timer =
         (delay, action) -> {
           Event event = at(clock.instant().plus(delay), action);
@@ -300,7 +304,8 @@ public final class AdmissionModel {
             Integer.parseInt(given.getOrDefault("cores", "2")),
             Long.parseLong(given.getOrDefault("timeoutMs", "10000")),
             Boolean.parseBoolean(given.getOrDefault("startSlowLast", "false")),
-            Long.parseLong(given.getOrDefault("maxRetryS", "30")));
+            Long.parseLong(given.getOrDefault("maxRetryS", "30")),
+            Long.parseLong(given.getOrDefault("maxHoldingMs", "500")));
     System.out.println(model.run());
   }
 

@@ -73,6 +73,7 @@ final class HttpMeters implements MeterBinder {
   static final String BOOK_RESETS = "flashclaim.admission.book.resets";
   static final String SLOTS_HELD = "flashclaim.admission.slots.held";
   static final String FLEET_SLOTS_HELD = "flashclaim.admission.fleet.slots.held";
+  static final String HOLDS_CUT = "flashclaim.admission.holds.cut";
   static final String SERVED_EARLY = "flashclaim.admission.served.early";
   static final String CLAIMS_SHED = "flashclaim.admission.shed";
   static final String FRONT_END_READ = "flashclaim.http.front.end.arrivals";
@@ -201,6 +202,12 @@ final class HttpMeters implements MeterBinder {
         claims,
         FairAdmission::fleetSlotsHeld,
         "times free slots were left to a user due back whom another instance told to come back");
+    counter(
+        registry,
+        HOLDS_CUT,
+        claims,
+        FairAdmission::holdsCut,
+        "times free slots went to the line after being left to users due back for max-holding in a row");
     counter(
         registry,
         SERVED_EARLY,

@@ -107,6 +107,6 @@ class ClaimAdmissionTurnTest {
         "fixed", 1, 1, 1, 10, Duration.ofMillis(100), Duration.ofSeconds(2),
         Duration.ofSeconds(30), Duration.ofMinutes(5), Duration.ofSeconds(1), 0.5, 0.05,
         Duration.ofSeconds(1), 1.2, AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10),
-        Duration.ofMillis(150), Duration.ZERO, true, 4, 2, true);
+        Duration.ofMillis(150), Duration.ZERO, true, 4, 2, true, Duration.ofMillis(500));
   }
 }

@@ -117,7 +117,7 @@ class EventLoopLagTest {
             Duration.ofSeconds(30), Duration.ZERO, 0.5,
             1, Duration.ofSeconds(1), 1.0,
             AdmissionConfig.DEVELOPMENT_SECRET, Duration.ofMinutes(10), Duration.ZERO,
-            Duration.ZERO, true, 4, 2, true);
+            Duration.ZERO, true, 4, 2, true, Duration.ofMillis(500));
     FairAdmission claims =
         new FairAdmission(
             admission,
