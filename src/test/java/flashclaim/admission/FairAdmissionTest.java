@@ -962,6 +962,31 @@ class FairAdmissionTest {
    * reading of the fleet allows it, or once the reading lapses without a new one. An arrival at
    * or before the front is served at once.
    */
+  /**
+   * A fleet front that stands for seconds holds free slots here for at most {@code max-holding} in
+   * a row: then the later arrival in line is served, though the reading still stands.
+   */
+  @Test
+  void aFleetFrontHoldsFreeSlotsAtMostMaxHoldingInARow() {
+    AdmissionConfig config =
+        config(1, 5, false, Duration.ofMillis(150), 4, 2, true, Duration.ofMillis(500));
+    FairAdmission admission =
+        new FairAdmission(config, AdmissionFactory.limiter(config), clock, timer, () -> 0.5);
+    admission.useFleetFront(
+        () -> new FairAdmission.FleetFront(T0.plusSeconds(1), T0.plusSeconds(10)));
+
+    admitted(admission.enterAgain(T0.plusSeconds(1), LATER)).release(Result.SUCCESS);
+    CompletionStage<Entry> late = admission.enterAgain(T0.plusSeconds(2), LATER);
+    clock.move(Duration.ofMillis(499));
+    timer.fireDue();
+    assertThat(late.toCompletableFuture()).as("held for the click elsewhere").isNotDone();
+
+    clock.move(Duration.ofMillis(2));
+    timer.fireDue();
+    admitted(late);
+    assertThat(admission.holdsCut()).isEqualTo(1);
+  }
+
   @Test
   void anEarlierArrivalHeldElsewhereKeepsFreeSlotsFromLaterOnes() {
     // a hold-grace beyond the reading's 10 s: the reading, not the bound on holding, ends the hold

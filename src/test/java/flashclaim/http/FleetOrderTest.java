@@ -84,7 +84,11 @@ class FleetOrderTest {
   @Test
   void aLaterClickWaitsWhileAnotherInstanceHoldsAnEarlierOne() throws Exception {
     new FirestoreBackend().reset();
-    try (ServiceInstance one = ServiceInstance.start(Map.of("flashclaim.claim.deadline", "6s"))) {
+    // max-holding beyond the test's seconds: the other instance's entry, not the bound, ends it
+    try (ServiceInstance one =
+        ServiceInstance.start(
+            Map.of(
+                "flashclaim.claim.deadline", "6s", "flashclaim.admission.max-holding", "10s"))) {
       URI url = one.url();
       FairAdmission admission = one.context().getBean(FairAdmission.class);
       FleetBoard board = one.context().getBean(FleetBoard.class);
