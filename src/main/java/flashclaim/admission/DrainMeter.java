@@ -21,7 +21,9 @@ final class DrainMeter {
   /** Fewer slots freed while claims waited (weighted) than this measure no drain rate. */
   static final double MIN_BUSY_FREES = 20;
 
-  /** A measured drain rate stands this many windows after the last slot freed while claims waited. */
+  /**
+   * A measured drain rate stands this many windows after the last slot freed while claims waited.
+   */
   private static final int WINDOWS_VALID = 10;
 
   private final double windowSeconds;

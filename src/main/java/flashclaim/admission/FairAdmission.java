@@ -265,7 +265,8 @@ public final class FairAdmission {
     this.minRetryAfter = config.minRetryAfter();
     this.retryJitter = config.retryJitter();
     this.drain =
-        new DrainMeter(config.drainWindow(), config.idleDrainGrowth(), config.serviceTimeSmoothing());
+        new DrainMeter(
+            config.drainWindow(), config.idleDrainGrowth(), config.serviceTimeSmoothing());
     this.bookHeadroom = config.bookHeadroom();
     this.earlyWhenIdle = config.earlyWhenIdle();
     this.clock = clock;
@@ -760,11 +761,11 @@ public final class FairAdmission {
    * instance told to come back ({@link #useFleetFront}); if so, the line is looked at again when
    * that hold ends (or the fleet is read again). Each user due holds for at most {@code
    * hold-grace}, and all of them together for at most {@code max-holding}: once free slots have
-   * been left to users due back for that long in a row while claims waited, the line is served until every slot is taken or
-   * nobody waits. Users due back one after another, each seen late or not at all (an instance
-   * that reads its requests seconds late sees them after their grace), would otherwise leave the
-   * slots idle for as long as the line stayed full, and refuse its claims at the end of their
-   * waits. Must hold {@code lock}.
+   * been left to users due back for that long in a row while claims waited, the line is served
+   * until every slot is taken or nobody waits. Users due back one after another, each seen late or
+   * not at all (an instance that reads its requests seconds late sees them after their grace),
+   * would otherwise leave the slots idle for as long as the line stayed full, and refuse its
+   * claims at the end of their waits. Must hold {@code lock}.
    */
   private boolean holdsBack(Instant arrival) {
     if (limiter.getInflight() >= limiter.getLimit()) {

@@ -57,7 +57,9 @@ class DrainMeterTest {
     later(Duration.ofSeconds(9));
     meter.waited(now); // claims wait again: the measure is not grown as unused
     later(Duration.ofMillis(900));
-    assertThat(meter.secondsPerSlot(now, LIMIT, false)).as("still standing").isCloseTo(0.04, within(0.001));
+    assertThat(meter.secondsPerSlot(now, LIMIT, false))
+        .as("still standing")
+        .isCloseTo(0.04, within(0.001));
     later(Duration.ofMillis(200));
     assertThat(meter.secondsPerSlot(now, LIMIT, false)).as("lapsed").isCloseTo(open, within(1e-9));
   }
@@ -74,7 +76,9 @@ class DrainMeterTest {
         .as("not while claims wait in line")
         .isCloseTo(0.04, within(0.001));
     later(Duration.ofSeconds(5));
-    assertThat(meter.secondsPerSlot(now, LIMIT, true)).as("never beyond it").isCloseTo(open, within(1e-9));
+    assertThat(meter.secondsPerSlot(now, LIMIT, true))
+        .as("never beyond it")
+        .isCloseTo(open, within(1e-9));
   }
 
   @Test

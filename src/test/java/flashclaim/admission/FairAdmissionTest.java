@@ -816,7 +816,8 @@ class FairAdmissionTest {
    */
   @Test
   void freeSlotsAreLeftToUsersDueBackAtMostMaxHoldingInARow() {
-    AdmissionConfig config = config(1, 1, true, Duration.ofMillis(150), 4, 2, true, Duration.ofMillis(150));
+    AdmissionConfig config =
+        config(1, 1, true, Duration.ofMillis(150), 4, 2, true, Duration.ofMillis(150));
     FairAdmission admission =
         new FairAdmission(config, AdmissionFactory.limiter(config), clock, timer, () -> 0.5);
     measureHoldTime(admission, Duration.ofMillis(100));

@@ -196,6 +196,7 @@ class TicketCodecTest {
         Duration.ofSeconds(1),
         1.0,
         secret,
-        Duration.ofMinutes(10), Duration.ZERO, Duration.ZERO, true, 4, 2, true, Duration.ofMillis(500));
+        Duration.ofMinutes(10), Duration.ZERO, Duration.ZERO, true, 4, 2, true,
+        Duration.ofMillis(500));
   }
 }

@@ -207,7 +207,8 @@ final class HttpMeters implements MeterBinder {
         HOLDS_CUT,
         claims,
         FairAdmission::holdsCut,
-        "times free slots went to the line after being left to users due back for max-holding in a row");
+        "times free slots went to the line after being left to users due back for max-holding in"
+            + " a row");
     counter(
         registry,
         SERVED_EARLY,

@@ -33,7 +33,8 @@ import org.junit.jupiter.api.TestInstance;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class RefusedBodyLingerTest {
   private static final long LINGER_MS = 1_000;
-  private static final String CLAIM = "POST /v1/campaigns/linger/claims HTTP/1.1\r\nHost: localhost\r\n";
+  private static final String CLAIM =
+      "POST /v1/campaigns/linger/claims HTTP/1.1\r\nHost: localhost\r\n";
 
   private ServiceInstance service;
   private final ExecutorService sender = Executors.newSingleThreadExecutor();
@@ -71,7 +72,9 @@ class RefusedBodyLingerTest {
       write(socket, CLAIM + "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
       assertThat(readAnswer(socket)).isEqualTo("HTTP/1.1 401 Unauthorized");
       Thread.sleep(LINGER_MS * 2);
-      assertThat(liveness(socket)).as("the next request, past the linger").startsWith("HTTP/1.1 200 ");
+      assertThat(liveness(socket))
+          .as("the next request, past the linger")
+          .startsWith("HTTP/1.1 200 ");
     }
   }
 
