@@ -645,6 +645,31 @@ def describe_sold_out_path(run_dir, instances, out):
             )
 
 
+CANDIDATE_SERIES = (
+    "flashclaim_store_queries_total",
+    "executor_seconds_sum{name=\"flashclaim-probes\"}",
+    "executor_seconds_count{name=\"flashclaim-probes\"}",
+    "flashclaim_store_candidate_waits_total",
+    "flashclaim_store_candidate_wait_seconds_total",
+)
+
+
+def describe_candidate_waits(run_dir, instances, out):
+    """Per instance (Firestore's default strategy), the probes of the pool during the measured run,
+    their mean time, and the waits of claims that found no candidate ready for one: a claim's
+    admission slot held while a slow query runs, which a W8 run on loaded cores shows as coupons
+    handed out in bursts."""
+    for i in range(1, instances + 1):
+        moved = moved_during_run(run_dir, i, CANDIDATE_SERIES)
+        if len(moved) != len(CANDIDATE_SERIES):
+            continue
+        queries, probe_seconds, probes, waits, waited = (moved[s] for s in CANDIDATE_SERIES)
+        mean_probe = f"{1000 * probe_seconds / probes:.0f} ms" if probes > 0 else "-"
+        mean_wait = f"{1000 * waited / waits:.0f} ms" if waits > 0 else "-"
+        out(f"  instance-{i} pool probes: {probes:.0f} ({queries:.0f} queries), mean {mean_probe}; "
+            f"claims' waits for one: {waits:.0f}, mean {mean_wait}")
+
+
 STATUS_READS = "flashclaim_status_stock_reads_total"
 
 
@@ -1685,6 +1710,7 @@ def summary(run_dir):
     describe_resources(run, samples, top_others, out)
     describe_cpu_per_answer(run, samples, outcome, inside, out)
     describe_sold_out_path(run_dir, run["instances"], out)
+    describe_candidate_waits(run_dir, run["instances"], out)
     describe_sale_end(answers, out)
     describe_front_end_wait(run_dir, run["instances"], out)
     healthy = run.get("healthyAfter", 0)

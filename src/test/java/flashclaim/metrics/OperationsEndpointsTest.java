@@ -83,6 +83,8 @@ class OperationsEndpointsTest {
         .contains("flashclaim_admission_shed_total{reason=\"shutting_down\"")
         .contains("flashclaim_store_retries_total{store=\"firestore\"")
         .contains("flashclaim_store_queries_total{store=\"firestore\"")
+        .contains("flashclaim_store_candidate_waits_total{store=\"firestore\"")
+        .contains("flashclaim_store_candidate_wait_seconds_total{store=\"firestore\"")
         .contains("flashclaim_lock_waits_total ")
         .contains("flashclaim_lock_timeouts_total ")
         .contains("flashclaim_guard_conflicts_total ")

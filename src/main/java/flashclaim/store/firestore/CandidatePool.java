@@ -31,7 +31,8 @@ import java.util.concurrent.TimeoutException;
  *
  * <p>Refills run ahead of need: when a take leaves fewer than {@code refillBelow} candidates, the
  * next probe starts in the background (on {@code probes}, at most one per pool at a time), so the
- * claims of a busy instance rarely wait for a query. A coupon this pool handed out in the last
+ * claims of a busy instance rarely wait for a query; the waits for one are counted, with their
+ * time ({@link ContentionCounters}). A coupon this pool handed out in the last
  * {@code maxAge} is never queued again, even when a probe that ran before its commit still saw it
  * unassigned: it would only cost a failed commit.
  *
@@ -76,6 +77,7 @@ final class CandidatePool {
   private final Demand demand;
   private final Executor probes;
   private final Clock clock;
+  private final ContentionCounters counters;
   /** The latest probe that found the pool empty, while no later one found coupons; or null. */
   private volatile Empty empty;
   /** The latest probe found fewer coupons than it asked for. */
@@ -86,14 +88,22 @@ final class CandidatePool {
   /**
    * @param maxProbe the most candidates one probe reads; a probe reads what the claims of the last
    *     {@code maxAge} took (the candidates' useful life), at least {@code 2 * refillBelow}
+   * @param counters where the waits of claims for a probe are counted
    */
-  CandidatePool(Duration maxAge, int refillBelow, int maxProbe, Executor probes, Clock clock) {
+  CandidatePool(
+      Duration maxAge,
+      int refillBelow,
+      int maxProbe,
+      Executor probes,
+      Clock clock,
+      ContentionCounters counters) {
     this.maxAge = maxAge;
     this.refillBelow = refillBelow;
     this.maxProbe = Math.max(1, maxProbe);
     this.demand = new Demand(maxAge, clock);
     this.probes = probes;
     this.clock = clock;
+    this.counters = counters;
   }
 
   /**
@@ -128,6 +138,7 @@ final class CandidatePool {
       if (wait <= 0) {
         return null;
       }
+      long waitedFrom = System.nanoTime();
       try {
         refilled.get(wait, TimeUnit.MILLISECONDS);
       } catch (TimeoutException e) {
@@ -136,6 +147,8 @@ final class CandidatePool {
         throw e.getCause() instanceof StoreException store
             ? store
             : new StoreException("probing the pool failed: " + e.getCause(), e.getCause());
+      } finally {
+        counters.waitedForCandidate(System.nanoTime() - waitedFrom);
       }
       // the probe added candidates, or proved the pool empty: look again
     }

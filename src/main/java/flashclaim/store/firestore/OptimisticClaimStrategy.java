@@ -147,7 +147,11 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
   }
 
   private CandidatePool pool(CampaignId campaign) {
-    return pools.get(campaign, id -> new CandidatePool(candidateMaxAge, refillBelow, candidates, probes, clock));
+    return pools.get(
+        campaign,
+        id ->
+            new CandidatePool(
+                candidateMaxAge, refillBelow, candidates, probes, clock, counters));
   }
 
   private CandidatePool.Candidate take(

@@ -35,6 +35,7 @@ class CandidatePoolTest {
   private final Clock clock = Clock.systemUTC();
   private final ExecutorService probes = Executors.newFixedThreadPool(2);
   private final ExecutorService claims = Executors.newFixedThreadPool(20);
+  private final ContentionCounters counters = new ContentionCounters();
 
   @BeforeAll
   static void references() {
@@ -216,7 +217,7 @@ class CandidatePoolTest {
     AtomicInteger probesRun = new AtomicInteger();
     // probes run on the taking thread: with a probe in the background, the takes could drain its
     // candidates and start the next probe before the test saw the flag it set
-    CandidatePool pool = new CandidatePool(Duration.ofSeconds(30), 10, 100, Runnable::run, clock);
+    CandidatePool pool = new CandidatePool(Duration.ofSeconds(30), 10, 100, Runnable::run, clock, counters);
     CandidatePool.Probe probe =
         (limit, soldOutBefore) -> {
           int i = probesRun.getAndIncrement();
@@ -266,7 +267,7 @@ class CandidatePoolTest {
 
   @Test
   void dropsCandidatesOlderThanTheMaxAge() throws Exception {
-    CandidatePool pool = new CandidatePool(Duration.ofMillis(50), 0, 1_000, probes, clock);
+    CandidatePool pool = new CandidatePool(Duration.ofMillis(50), 0, 1_000, probes, clock, counters);
     AtomicInteger probesRun = new AtomicInteger();
     CandidatePool.Probe probe = (limit, soldOutBefore) -> coupons(probesRun.getAndIncrement() * 100, 2);
     Instant started = clock.instant();
@@ -278,7 +279,7 @@ class CandidatePoolTest {
   @Test
   void probesReadWhatTheRecentClaimsTookWithinBounds() throws Exception {
     List<Integer> limits = new ArrayList<>();
-    CandidatePool pool = new CandidatePool(Duration.ofSeconds(30), 10, 100, probes, clock);
+    CandidatePool pool = new CandidatePool(Duration.ofSeconds(30), 10, 100, probes, clock, counters);
     AtomicInteger next = new AtomicInteger();
     CandidatePool.Probe probe =
         (limit, soldOutBefore) -> {
@@ -299,8 +300,31 @@ class CandidatePoolTest {
     }
   }
 
+  @Test
+  void countsTheClaimsThatWaitedForAProbeAndHowLong() throws Exception {
+    CandidatePool pool = pool(0);
+    CandidatePool.Probe slow =
+        (limit, soldOutBefore) -> {
+          sleep(200);
+          return coupons(0, 2);
+        };
+    pool.take(clock.instant(), in(Duration.ofSeconds(5)), slow);
+    assertThat(counters.candidateWaits()).isEqualTo(1);
+    assertThat(counters.candidateWaitSeconds()).isBetween(0.2, 5.0);
+    pool.take(clock.instant(), in(Duration.ofSeconds(5)), slow); // the second candidate, queued
+    assertThat(counters.candidateWaits()).as("a queued candidate is no wait").isEqualTo(1);
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
   private CandidatePool pool(int refillBelow) {
-    return new CandidatePool(Duration.ofSeconds(30), refillBelow, 1_000, probes, clock);
+    return new CandidatePool(Duration.ofSeconds(30), refillBelow, 1_000, probes, clock, counters);
   }
 
   private List<CandidatePool.Candidate> coupons(int from, int count) {
