@@ -14,6 +14,7 @@ import flashclaim.testing.MovableClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -74,7 +75,17 @@ import java.util.Random;
  * the cores' time, which answer attempts one after another: beyond cores / attemptCpuMs attempts
  * a second they queue unseen (delayMs is then unused), and a client whose attempt is not seen
  * within timeoutMs (10000, W6's and W8's client timeout) gives up, unanswered; maxHoldingMs (500,
- * {@code flashclaim.admission.max-holding}).
+ * {@code flashclaim.admission.max-holding}); probeMs (0: off): an admitted claim first takes a
+ * candidate coupon from its instance's pool, as the Firestore store's default strategy does
+ * ({@code CandidatePool}), and a probe of the pool takes this long (exponentially distributed of
+ * that mean with exponential): at most one probe per instance at a time, started when a take leaves
+ * fewer than refillBelow (50) candidates or when none is left, reading the candidates taken over
+ * the last probeWindowMs (2000, {@code candidate-max-age}) and at least probeMin (100, twice
+ * refill-below); claims with no candidate wait for it, holding their slots; a candidate not taken
+ * within probeWindowMs of its probe's end is dropped (candidates never race another instance's,
+ * and a probe takes as long whatever it reads: a lower bound on the stalls); prefill (0): the
+ * candidates each instance holds when the sale starts, fresh for probeWindowMs (a pool probed just
+ * before the sale opened).
  */
 public final class AdmissionModel {
   private static final Instant T0 = Instant.parse("2026-11-25T00:00:00Z");
@@ -132,6 +143,12 @@ public final class AdmissionModel {
   private final long[] answeredAt;
   private long attempts;
   private long refusals;
+  /** Each instance's candidate coupons; null when probeMs is 0 (claims need no candidate). */
+  private final Candidates[] pools;
+  private final long probeNanos;
+  private final int probeMin;
+  private final int refillBelow;
+  private final long probeWindowNanos;
 
   AdmissionModel(
       int users,
@@ -174,7 +191,23 @@ public final class AdmissionModel {
       long timeoutMs,
       boolean startSlowLast,
       long maxRetryS,
-      long maxHoldingMs) {
+      long maxHoldingMs,
+      long probeMs,
+      int probeMin,
+      int refillBelow,
+      long probeWindowMs,
+      int prefill) {
+    this.probeNanos = probeMs * 1_000_000;
+    this.probeMin = probeMin;
+    this.refillBelow = refillBelow;
+    this.probeWindowNanos = probeWindowMs * 1_000_000;
+    this.pools = new Candidates[probeMs > 0 ? instances : 0];
+    for (int i = 0; i < pools.length; i++) {
+      pools[i] = new Candidates();
+      if (prefill > 0) {
+        pools[i].batches.add(new long[] {probeWindowNanos, prefill});
+      }
+    }
     this.startSlowLast = startSlowLast;
     this.skewNanos = skewMs * 1_000_000;
     this.attemptCpuNanos = Math.round(attemptCpuMs * 1e6 / cores);
@@ -305,7 +338,12 @@ public final class AdmissionModel {
             Long.parseLong(given.getOrDefault("timeoutMs", "10000")),
             Boolean.parseBoolean(given.getOrDefault("startSlowLast", "false")),
             Long.parseLong(given.getOrDefault("maxRetryS", "30")),
-            Long.parseLong(given.getOrDefault("maxHoldingMs", "500")));
+            Long.parseLong(given.getOrDefault("maxHoldingMs", "500")),
+            Long.parseLong(given.getOrDefault("probeMs", "0")),
+            Integer.parseInt(given.getOrDefault("probeMin", "100")),
+            Integer.parseInt(given.getOrDefault("refillBelow", "50")),
+            Long.parseLong(given.getOrDefault("probeWindowMs", "2000")),
+            Integer.parseInt(given.getOrDefault("prefill", "0")));
     System.out.println(model.run());
   }
 
@@ -337,7 +375,8 @@ public final class AdmissionModel {
     }
     return String.format(
         "FIFO %.4f (%d of the first %d), attempts %d, refusals %d, timed out %d, coupons left"
-            + " %d, last coupon at %.1f s, last answer at %.1f s, book resets %d, served early %d",
+            + " %d, last coupon at %.1f s, last answer at %.1f s, book resets %d, served early %d,"
+            + " probes %d, waits for a probe %d",
         firstWon / (double) Math.min(coupons, users),
         firstWon,
         Math.min(coupons, users),
@@ -348,7 +387,9 @@ public final class AdmissionModel {
         lastCouponNanos / 1e9,
         lastAnswer / 1e9,
         java.util.Arrays.stream(admissions).mapToLong(FairAdmission::bookResets).sum(),
-        java.util.Arrays.stream(admissions).mapToLong(FairAdmission::servedEarly).sum());
+        java.util.Arrays.stream(admissions).mapToLong(FairAdmission::servedEarly).sum(),
+        java.util.Arrays.stream(pools).mapToLong(pool -> pool.probes).sum(),
+        java.util.Arrays.stream(pools).mapToLong(pool -> pool.waits).sum());
   }
 
   private void attempt(int user, Instant firstArrival, int retries) {
@@ -406,22 +447,25 @@ public final class AdmissionModel {
                             && (!startSlowLast || instance == admissions.length - 1)
                         ? slower * startSlowdown
                         : slower;
-                long service =
-                    exponential
-                        ? Math.round(
-                            -Math.log(1 - random.nextDouble()) * serviceNanos * slowerStill)
-                        : Math.round(serviceNanos * slowerStill);
-                at(
-                    clock.instant().plusNanos(service),
-                    () -> {
-                      if (stock > 0) {
-                        stock--;
-                        won[user] = true;
-                        lastCouponNanos = Duration.between(T0, clock.instant()).toNanos();
-                      }
-                      answered(user);
-                      admitted.permit().release(FairAdmission.Result.SUCCESS);
-                    });
+                long service = drawn(serviceNanos * slowerStill);
+                Runnable claim =
+                    () ->
+                        at(
+                            clock.instant().plusNanos(service),
+                            () -> {
+                              if (stock > 0) {
+                                stock--;
+                                won[user] = true;
+                                lastCouponNanos = Duration.between(T0, clock.instant()).toNanos();
+                              }
+                              answered(user);
+                              admitted.permit().release(FairAdmission.Result.SUCCESS);
+                            });
+                if (pools.length == 0) {
+                  claim.run();
+                } else {
+                  pools[instance].take(claim);
+                }
               } else {
                 refusals++;
                 if (retries >= maxRetries) {
@@ -468,6 +512,96 @@ public final class AdmissionModel {
   private void answered(int user) {
     answeredAt[user] = Duration.between(T0, clock.instant()).toNanos();
     answeredUsers++;
+  }
+
+  /** A time of that mean, drawn from an exponential distribution when service times are. */
+  private long drawn(double meanNanos) {
+    return exponential
+        ? Math.round(-Math.log(1 - random.nextDouble()) * meanNanos)
+        : Math.round(meanNanos);
+  }
+
+  /** One instance's candidate coupons and its probes of the pool, as {@code CandidatePool}. */
+  private final class Candidates {
+    /** Candidates by the probe that read them: when they expire, and how many are left. */
+    private final ArrayDeque<long[]> batches = new ArrayDeque<>();
+    private boolean probing;
+    private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
+    private final ArrayDeque<Instant> taken = new ArrayDeque<>();
+    long probes;
+    long waits;
+
+    /** A claim takes a candidate and goes on, or waits for the probe in flight (or a new one). */
+    void take(Runnable claim) {
+      if (takeOne()) {
+        if (left() < refillBelow) {
+          probe();
+        }
+        claim.run();
+        return;
+      }
+      waits++;
+      waiting.add(claim);
+      probe();
+    }
+
+    private void probe() {
+      if (probing) {
+        return;
+      }
+      probing = true;
+      probes++;
+      Instant from = clock.instant().minusNanos(probeWindowNanos);
+      while (!taken.isEmpty() && taken.peek().isBefore(from)) {
+        taken.poll();
+      }
+      int size = Math.max(probeMin, taken.size());
+      at(
+          clock.instant().plusNanos(drawn(probeNanos)),
+          () -> {
+            probing = false;
+            batches.add(new long[] {nanos() + probeWindowNanos, size});
+            while (!waiting.isEmpty() && takeOne()) {
+              waiting.poll().run();
+            }
+            if (left() < refillBelow || !waiting.isEmpty()) {
+              probe();
+            }
+          });
+    }
+
+    /** Takes a fresh candidate, if one is left. */
+    private boolean takeOne() {
+      dropExpired();
+      long[] batch = batches.peek();
+      if (batch == null) {
+        return false;
+      }
+      if (--batch[1] == 0) {
+        batches.poll();
+      }
+      taken.add(clock.instant());
+      return true;
+    }
+
+    private int left() {
+      dropExpired();
+      long left = 0;
+      for (long[] batch : batches) {
+        left += batch[1];
+      }
+      return (int) left;
+    }
+
+    private void dropExpired() {
+      while (!batches.isEmpty() && batches.peek()[0] <= nanos()) {
+        batches.poll();
+      }
+    }
+
+    private long nanos() {
+      return Duration.between(T0, clock.instant()).toNanos();
+    }
   }
 
   /** A round of an instance's fleet order at {@code when}, and the next while any user waits. */
