@@ -85,7 +85,7 @@ import java.util.Random;
  * within probeWindowMs of its probe's end is dropped (candidates never race another instance's,
  * and a probe takes as long whatever it reads: a lower bound on the stalls); prefill (0): the
  * candidates each instance holds when the sale starts, fresh for probeWindowMs (a pool probed just
- * before the sale opened).
+ * before the sale opened); firstProbe (0): the least an instance's first probe reads.
  */
 public final class AdmissionModel {
   private static final Instant T0 = Instant.parse("2026-11-25T00:00:00Z");
@@ -149,6 +149,7 @@ public final class AdmissionModel {
   private final int probeMin;
   private final int refillBelow;
   private final long probeWindowNanos;
+  private final int firstProbe;
 
   AdmissionModel(
       int users,
@@ -196,7 +197,9 @@ public final class AdmissionModel {
       int probeMin,
       int refillBelow,
       long probeWindowMs,
-      int prefill) {
+      int prefill,
+      int firstProbe) {
+    this.firstProbe = firstProbe;
     this.probeNanos = probeMs * 1_000_000;
     this.probeMin = probeMin;
     this.refillBelow = refillBelow;
@@ -343,7 +346,8 @@ public final class AdmissionModel {
             Integer.parseInt(given.getOrDefault("probeMin", "100")),
             Integer.parseInt(given.getOrDefault("refillBelow", "50")),
             Long.parseLong(given.getOrDefault("probeWindowMs", "2000")),
-            Integer.parseInt(given.getOrDefault("prefill", "0")));
+            Integer.parseInt(given.getOrDefault("prefill", "0")),
+            Integer.parseInt(given.getOrDefault("firstProbe", "0")));
     System.out.println(model.run());
   }
 
@@ -555,7 +559,7 @@ public final class AdmissionModel {
       while (!taken.isEmpty() && taken.peek().isBefore(from)) {
         taken.poll();
       }
-      int size = Math.max(probeMin, taken.size());
+      int size = Math.max(probes == 1 ? Math.max(probeMin, firstProbe) : probeMin, taken.size());
       at(
           clock.instant().plusNanos(drawn(probeNanos)),
           () -> {
