@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Random;
+import java.util.function.Consumer;
 
 /**
  * A flash sale against one instance's {@link FairAdmission}, in simulated time: users click at a
@@ -85,7 +86,10 @@ import java.util.Random;
  * within probeWindowMs of its probe's end is dropped (candidates never race another instance's,
  * and a probe takes as long whatever it reads: a lower bound on the stalls); prefill (0): the
  * candidates each instance holds when the sale starts, fresh for probeWindowMs (a pool probed just
- * before the sale opened); firstProbe (0): the least an instance's first probe reads.
+ * before the sale opened); firstProbe (0): the least an instance's first probe reads;
+ * ignoreWaited (false; true: a claim that waited for a probe is released as {@code IGNORED}, so
+ * that it teaches the drain rate nothing); firstProbeMs (probeMs): the mean time of an instance's
+ * first probe (at a sale's start the machine is not yet loaded).
  */
 public final class AdmissionModel {
   private static final Instant T0 = Instant.parse("2026-11-25T00:00:00Z");
@@ -150,6 +154,8 @@ public final class AdmissionModel {
   private final int refillBelow;
   private final long probeWindowNanos;
   private final int firstProbe;
+  private final boolean ignoreWaited;
+  private final long firstProbeNanos;
 
   AdmissionModel(
       int users,
@@ -198,8 +204,12 @@ public final class AdmissionModel {
       int refillBelow,
       long probeWindowMs,
       int prefill,
-      int firstProbe) {
+      int firstProbe,
+      boolean ignoreWaited,
+      long firstProbeMs) {
+    this.firstProbeNanos = firstProbeMs < 0 ? probeMs * 1_000_000 : firstProbeMs * 1_000_000;
     this.firstProbe = firstProbe;
+    this.ignoreWaited = ignoreWaited;
     this.probeNanos = probeMs * 1_000_000;
     this.probeMin = probeMin;
     this.refillBelow = refillBelow;
@@ -347,7 +357,9 @@ public final class AdmissionModel {
             Integer.parseInt(given.getOrDefault("refillBelow", "50")),
             Long.parseLong(given.getOrDefault("probeWindowMs", "2000")),
             Integer.parseInt(given.getOrDefault("prefill", "0")),
-            Integer.parseInt(given.getOrDefault("firstProbe", "0")));
+            Integer.parseInt(given.getOrDefault("firstProbe", "0")),
+            Boolean.parseBoolean(given.getOrDefault("ignoreWaited", "false")),
+            Long.parseLong(given.getOrDefault("firstProbeMs", "-1")));
     System.out.println(model.run());
   }
 
@@ -452,8 +464,8 @@ public final class AdmissionModel {
                         ? slower * startSlowdown
                         : slower;
                 long service = drawn(serviceNanos * slowerStill);
-                Runnable claim =
-                    () ->
+                Consumer<Boolean> claim =
+                    waited ->
                         at(
                             clock.instant().plusNanos(service),
                             () -> {
@@ -463,10 +475,15 @@ public final class AdmissionModel {
                                 lastCouponNanos = Duration.between(T0, clock.instant()).toNanos();
                               }
                               answered(user);
-                              admitted.permit().release(FairAdmission.Result.SUCCESS);
+                              admitted
+                                  .permit()
+                                  .release(
+                                      waited && ignoreWaited
+                                          ? FairAdmission.Result.IGNORED
+                                          : FairAdmission.Result.SUCCESS);
                             });
                 if (pools.length == 0) {
-                  claim.run();
+                  claim.accept(false);
                 } else {
                   pools[instance].take(claim);
                 }
@@ -530,18 +547,18 @@ public final class AdmissionModel {
     /** Candidates by the probe that read them: when they expire, and how many are left. */
     private final ArrayDeque<long[]> batches = new ArrayDeque<>();
     private boolean probing;
-    private final ArrayDeque<Runnable> waiting = new ArrayDeque<>();
+    private final ArrayDeque<Consumer<Boolean>> waiting = new ArrayDeque<>();
     private final ArrayDeque<Instant> taken = new ArrayDeque<>();
     long probes;
     long waits;
 
     /** A claim takes a candidate and goes on, or waits for the probe in flight (or a new one). */
-    void take(Runnable claim) {
+    void take(Consumer<Boolean> claim) {
       if (takeOne()) {
         if (left() < refillBelow) {
           probe();
         }
-        claim.run();
+        claim.accept(false);
         return;
       }
       waits++;
@@ -561,12 +578,12 @@ public final class AdmissionModel {
       }
       int size = Math.max(probes == 1 ? Math.max(probeMin, firstProbe) : probeMin, taken.size());
       at(
-          clock.instant().plusNanos(drawn(probeNanos)),
+          clock.instant().plusNanos(drawn(probes == 1 ? firstProbeNanos : probeNanos)),
           () -> {
             probing = false;
             batches.add(new long[] {nanos() + probeWindowNanos, size});
             while (!waiting.isEmpty() && takeOne()) {
-              waiting.poll().run();
+              waiting.poll().accept(true);
             }
             if (left() < refillBelow || !waiting.isEmpty()) {
               probe();

@@ -73,6 +73,7 @@ final class CandidatePool {
 
   private final Duration maxAge;
   private final int refillBelow;
+  private final int firstProbe;
   private final int maxProbe;
   private final Demand demand;
   private final Executor probes;
@@ -84,8 +85,11 @@ final class CandidatePool {
   private volatile boolean runningOut;
   /** The probe in flight, or a finished one; guarded by {@code this}. */
   private CompletableFuture<Void> refill = CompletableFuture.completedFuture(null);
+  /** Whether a probe has started; guarded by {@code this}. */
+  private boolean probed;
 
   /**
+   * @param firstProbe the least the pool's first probe reads
    * @param maxProbe the most candidates one probe reads; a probe reads what the claims of the last
    *     {@code maxAge} took (the candidates' useful life), at least {@code 2 * refillBelow}
    * @param counters where the waits of claims for a probe are counted
@@ -93,12 +97,14 @@ final class CandidatePool {
   CandidatePool(
       Duration maxAge,
       int refillBelow,
+      int firstProbe,
       int maxProbe,
       Executor probes,
       Clock clock,
       ContentionCounters counters) {
     this.maxAge = maxAge;
     this.refillBelow = refillBelow;
+    this.firstProbe = firstProbe;
     this.maxProbe = Math.max(1, maxProbe);
     this.demand = new Demand(maxAge, clock);
     this.probes = probes;
@@ -188,7 +194,12 @@ final class CandidatePool {
     }
     Instant started = clock.instant();
     boolean soldOutBefore = empty != null;
-    int limit = (int) Math.max(1, Math.min(maxProbe, Math.max(2L * refillBelow, demand.recent())));
+    long wanted = Math.max(2L * refillBelow, demand.recent());
+    if (!probed) {
+      wanted = Math.max(wanted, firstProbe);
+      probed = true;
+    }
+    int limit = (int) Math.max(1, Math.min(maxProbe, wanted));
     try {
       refill =
           CompletableFuture.runAsync(

@@ -15,6 +15,10 @@ import java.time.Duration;
  *     refillBelow}; an instance's claims share them
  * @param refillBelow when an instance holds fewer candidates than this, it probes again in the
  *     background, ahead of need
+ * @param firstProbe the least that the first probe of a campaign's pool on an instance reads (up to
+ *     {@code candidates}; 0: as any other probe): a sale's first claims all wait for that probe,
+ *     while the instance is not yet loaded, and the probes after it start once they have taken all
+ *     but {@code refillBelow}
  * @param probeThreads threads that run those probes (at most one per campaign at a time)
  * @param candidateMaxAge how long a probed coupon stays a candidate before it is dropped unused
  * @param candidatePools campaigns one instance keeps candidates of; past it, the least used
@@ -25,6 +29,7 @@ public record FirestoreClaimConfig(
     @Bindable(defaultValue = "optimistic") String strategy,
     @Bindable(defaultValue = "1000") int candidates,
     @Bindable(defaultValue = "50") int refillBelow,
+    @Bindable(defaultValue = "0") int firstProbe,
     @Bindable(defaultValue = "2") int probeThreads,
     @Bindable(defaultValue = "2s") Duration candidateMaxAge,
     @Bindable(defaultValue = "1000") int candidatePools) {}

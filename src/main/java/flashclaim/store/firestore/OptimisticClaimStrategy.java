@@ -59,6 +59,7 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
 
   private final int candidates;
   private final int refillBelow;
+  private final int firstProbe;
   private final Duration candidateMaxAge;
   private final Executor probes;
   private final Cache<CampaignId, CandidatePool> pools;
@@ -76,6 +77,7 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
     super(docs, clock, counters);
     this.candidates = Math.max(1, config.candidates());
     this.refillBelow = Math.max(0, Math.min(config.refillBelow(), candidates));
+    this.firstProbe = Math.max(0, Math.min(config.firstProbe(), candidates));
     this.candidateMaxAge = config.candidateMaxAge();
     this.probes = probes;
     this.pools = Caffeine.newBuilder().maximumSize(Math.max(1, config.candidatePools())).build();
@@ -151,7 +153,7 @@ final class OptimisticClaimStrategy extends FirestoreClaimStrategy {
         campaign,
         id ->
             new CandidatePool(
-                candidateMaxAge, refillBelow, candidates, probes, clock, counters));
+                candidateMaxAge, refillBelow, firstProbe, candidates, probes, clock, counters));
   }
 
   private CandidatePool.Candidate take(

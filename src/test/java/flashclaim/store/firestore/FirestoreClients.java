@@ -224,7 +224,7 @@ public final class FirestoreClients implements StoreClients {
   /** The service's default settings of the Firestore claim strategy. */
   static FirestoreClaimConfig claimDefaults() {
     return new FirestoreClaimConfig(
-        OptimisticClaimStrategy.NAME, 1000, 50, 2, Duration.ofSeconds(2), 1000);
+        OptimisticClaimStrategy.NAME, 1000, 50, 0, 2, Duration.ofSeconds(2), 1000);
   }
 
   static SeedingConfig seeding() {
