@@ -33,7 +33,8 @@ final class FirestoreContentionMeters implements MeterBinder {
   public void bindTo(MeterRegistry registry) {
     counter(registry, RETRIES, ContentionCounters::lostRaces,
         "claim commits that lost a race (precondition failed) and were retried");
-    counter(registry, ABORTS, ContentionCounters::aborts, "claim transactions aborted by contention");
+    counter(
+        registry, ABORTS, ContentionCounters::aborts, "claim transactions aborted by contention");
     counter(registry, QUERIES, ContentionCounters::queries,
         "candidate queries of the claim strategies");
     counter(registry, CANDIDATE_WAITS, ContentionCounters::candidateWaits,

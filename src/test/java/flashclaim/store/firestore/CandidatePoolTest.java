@@ -217,7 +217,8 @@ class CandidatePoolTest {
     AtomicInteger probesRun = new AtomicInteger();
     // probes run on the taking thread: with a probe in the background, the takes could drain its
     // candidates and start the next probe before the test saw the flag it set
-    CandidatePool pool = new CandidatePool(Duration.ofSeconds(30), 10, 0, 100, Runnable::run, clock, counters);
+    CandidatePool pool =
+        new CandidatePool(Duration.ofSeconds(30), 10, 0, 100, Runnable::run, clock, counters);
     CandidatePool.Probe probe =
         (limit, soldOutBefore) -> {
           int i = probesRun.getAndIncrement();
@@ -267,7 +268,8 @@ class CandidatePoolTest {
 
   @Test
   void dropsCandidatesOlderThanTheMaxAge() throws Exception {
-    CandidatePool pool = new CandidatePool(Duration.ofMillis(50), 0, 0, 1_000, probes, clock, counters);
+    CandidatePool pool =
+        new CandidatePool(Duration.ofMillis(50), 0, 0, 1_000, probes, clock, counters);
     AtomicInteger probesRun = new AtomicInteger();
     CandidatePool.Probe probe = (limit, soldOutBefore) -> coupons(probesRun.getAndIncrement() * 100, 2);
     Instant started = clock.instant();
@@ -279,7 +281,8 @@ class CandidatePoolTest {
   @Test
   void probesReadWhatTheRecentClaimsTookWithinBounds() throws Exception {
     List<Integer> limits = new ArrayList<>();
-    CandidatePool pool = new CandidatePool(Duration.ofSeconds(30), 10, 0, 100, probes, clock, counters);
+    CandidatePool pool =
+        new CandidatePool(Duration.ofSeconds(30), 10, 0, 100, probes, clock, counters);
     AtomicInteger next = new AtomicInteger();
     CandidatePool.Probe probe =
         (limit, soldOutBefore) -> {
@@ -342,7 +345,8 @@ class CandidatePoolTest {
   }
 
   private CandidatePool pool(int refillBelow) {
-    return new CandidatePool(Duration.ofSeconds(30), refillBelow, 0, 1_000, probes, clock, counters);
+    return new CandidatePool(
+        Duration.ofSeconds(30), refillBelow, 0, 1_000, probes, clock, counters);
   }
 
   private List<CandidatePool.Candidate> coupons(int from, int count) {
