@@ -459,7 +459,7 @@ public final class AdmissionModel {
             entry -> {
               if (entry instanceof FairAdmission.Entry.Admitted admitted) {
                 double slowerStill =
-                    Duration.between(T0, clock.instant()).toNanos() < startNanos
+                    nanos() < startNanos
                             && (!startSlowLast || instance == admissions.length - 1)
                         ? slower * startSlowdown
                         : slower;
@@ -472,7 +472,7 @@ public final class AdmissionModel {
                               if (stock > 0) {
                                 stock--;
                                 won[user] = true;
-                                lastCouponNanos = Duration.between(T0, clock.instant()).toNanos();
+                                lastCouponNanos = nanos();
                               }
                               answered(user);
                               admitted
@@ -531,7 +531,7 @@ public final class AdmissionModel {
   }
 
   private void answered(int user) {
-    answeredAt[user] = Duration.between(T0, clock.instant()).toNanos();
+    answeredAt[user] = nanos();
     answeredUsers++;
   }
 
@@ -619,10 +619,11 @@ public final class AdmissionModel {
         batches.poll();
       }
     }
+  }
 
-    private long nanos() {
-      return Duration.between(T0, clock.instant()).toNanos();
-    }
+  /** Nanoseconds from the sale's start to now, in simulated time. */
+  private long nanos() {
+    return Duration.between(T0, clock.instant()).toNanos();
   }
 
   /** A round of an instance's fleet order at {@code when}, and the next while any user waits. */

@@ -31,15 +31,27 @@ final class FirestoreContentionMeters implements MeterBinder {
 
   @Override
   public void bindTo(MeterRegistry registry) {
-    counter(registry, RETRIES, ContentionCounters::lostRaces,
+    counter(
+        registry,
+        RETRIES,
+        ContentionCounters::lostRaces,
         "claim commits that lost a race (precondition failed) and were retried");
     counter(
         registry, ABORTS, ContentionCounters::aborts, "claim transactions aborted by contention");
-    counter(registry, QUERIES, ContentionCounters::queries,
+    counter(
+        registry,
+        QUERIES,
+        ContentionCounters::queries,
         "candidate queries of the claim strategies");
-    counter(registry, CANDIDATE_WAITS, ContentionCounters::candidateWaits,
+    counter(
+        registry,
+        CANDIDATE_WAITS,
+        ContentionCounters::candidateWaits,
         "waits of claims that found no candidate coupon ready for a probe of the pool");
-    counter(registry, CANDIDATE_WAIT, ContentionCounters::candidateWaitSeconds,
+    counter(
+        registry,
+        CANDIDATE_WAIT,
+        ContentionCounters::candidateWaitSeconds,
         "seconds that claims waited for probes of the pool, together");
   }
 
